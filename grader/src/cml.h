@@ -1,0 +1,191 @@
+/* The grader's shared types: a lab's grading spec, what one run of a lab binary reported,
+ * and the graded result of each task. The pipeline is stage -> build -> run -> verify ->
+ * time -> score -> report; each step has its own file in this folder and its own header.
+ * The grader never calls CUDA: the only CUDA processes are the lab binaries it execs. */
+#ifndef CML_H
+#define CML_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CML_MAX_TASKS 16
+#define CML_MAX_CASES 16
+#define CML_MAX_FILES 8
+#define CML_MAX_MISMATCH 5 /* first mismatches kept for the report */
+
+/* ---- the spec (grader/specs/NN_name.spec), see docs/ARCHITECTURE.md ---- */
+typedef struct {
+    char text[128];      /* the case as passed to --case, e.g. "rows=8191,cols=8193" */
+    int timed;           /* the spec line ended in "time" */
+    /* parsed parameters; 0 when absent */
+    uint64_t n, rows, cols, offset, stride;
+} cml_case_spec;
+
+typedef struct {
+    char id[16];         /* "1.1" */
+    char title[160];
+    char check[32];      /* CPU reference name: copy, transpose, offset, stride, ... */
+    double rel_tol;      /* 0 = bit-exact */
+    double points;       /* correctness points */
+    double perf_points;  /* 0 = not timed for points */
+    double full_ratio, zero_ratio;
+    char hint[512];
+    int ncases;
+    cml_case_spec cases[CML_MAX_CASES];
+} cml_task_spec;
+
+typedef struct {
+    char lab[64];        /* "01_coalescing" */
+    char title[128];
+    int nfiles;
+    char files[CML_MAX_FILES][64];    /* whitelisted student files */
+    int nharness;
+    char harness[CML_MAX_FILES][64];  /* pristine files from labs/<lab>/ */
+    char note[128];      /* lecture note path, relative to the repo root */
+    double timeout_s;
+    int ntasks;
+    cml_task_spec tasks[CML_MAX_TASKS];
+} cml_lab_spec;
+
+/* ---- what one run of a lab binary reported (parsed from the CML_RESULT_FD file) ---- */
+enum cml_case_status { CML_CASE_MISSING = 0, CML_CASE_OK, CML_CASE_TODO, CML_CASE_ERROR };
+
+typedef struct {
+    enum cml_case_status status;
+    char task[16];
+    char file[256];      /* output file name, relative to the run's out-dir */
+    uint64_t elems;
+    int elem_bytes;
+    char msg[512];
+    int has_time;
+    double ms, host_ms, spread;
+    int reps;
+    uint64_t bytes;
+} cml_case_record;
+
+typedef struct {
+    int hello, done;
+    int nodevice;              /* the probe found no usable GPU */
+    char nodevice_msg[256];    /* why: "cudaErrorNoDevice: no CUDA-capable device is detected" */
+    char device_name[128];
+    int cc, sms;
+    uint64_t l2_bytes, mem_bytes;
+    int driver, runtime, clock_mhz;
+    double copy_gbps;
+    int ncases;
+    cml_case_record cases[CML_MAX_CASES];
+    int ntodos;
+    char todos[CML_MAX_TASKS][256];   /* "1.1: write the coalesced copy kernel" */
+    int nnotes;
+    char notes[64][256];
+} cml_run_record;
+
+/* ---- how a process ended (filled by the sandbox, run.c) ---- */
+typedef struct {
+    int started;          /* exec succeeded */
+    int exited, exit_code;
+    int signaled, signal;
+    int timed_out;
+    double wall_s;
+    char *output;         /* captured stdout+stderr, NUL-terminated, at most the cap */
+    size_t output_len;
+    size_t output_dropped;/* bytes read beyond the cap and discarded */
+} cml_proc_result;
+
+/* ---- the verdict of one task ---- */
+typedef struct {
+    uint64_t index;
+    double expected, got;
+} cml_mismatch;
+
+typedef struct {
+    int passed;
+    char reason[512];           /* why it failed: "3 of 4097 elements differ", "TODO(1.1): ..." */
+    uint64_t nbad;
+    int nmis;
+    cml_mismatch mis[CML_MAX_MISMATCH];
+} cml_case_verdict;
+
+typedef struct {
+    const cml_task_spec *spec;
+    int cases_passed;
+    cml_case_verdict cases[CML_MAX_CASES];
+    int timed;                  /* a timed case passed and both times are known */
+    double ms, ref_ms, ratio;   /* student, reference, student/reference */
+    double gbps, copy_fraction; /* achieved bandwidth and its fraction of copybw */
+    int implausible;            /* faster than the copy bandwidth allows: flagged */
+    double correctness_score, perf_score, score, max_score;
+    char status[32];            /* passed slow wrong todo error crash timeout build-error no-gpu */
+    char detail[1024];          /* one line for the report (reason of the first failure) */
+    size_t output_len;          /* the task's run: stdout+stderr bytes kept (at most the cap) */
+    size_t output_dropped;      /* and bytes beyond the cap, drained and discarded */
+} cml_task_result;
+
+typedef struct {
+    const cml_lab_spec *spec;
+    int built;                  /* student build succeeded */
+    char *build_log;            /* compiler output (capped), NULL if none */
+    int ref_built;
+    cml_run_record ref_run;     /* the reference solution's timings, same GPU, same grading */
+    int ntasks;
+    cml_task_result tasks[CML_MAX_TASKS];
+    double score, max_score;
+    double wall_s;
+} cml_lab_result;
+
+/* ---- one grading: what every report is written from ---- */
+#define CML_MAX_LABS 8
+typedef struct {
+    uint64_t seed;
+    char submission[512];
+    char started_at[32];        /* ISO 8601 UTC */
+    int have_gpu;
+    char no_gpu_reason[256];
+    char gpu_name[128];
+    int cc, sms, driver, runtime;
+    uint64_t l2_bytes, mem_bytes;
+    char nvcc_version[64];
+    char host[64];
+    double wall_s;
+    int nlabs;
+    cml_lab_result labs[CML_MAX_LABS];
+    double score, max_score;
+} cml_grading;
+
+/* ---- the pipeline's steps: one file each ---- */
+
+/* spec.c: parse a spec file; 0 on success, else -1 with a message "file:line: what" in err. */
+int cml_spec_load(const char *path, cml_lab_spec *out, char *err, size_t errlen);
+const cml_task_spec *cml_spec_task(const cml_lab_spec *s, const char *id);
+
+/* records.c: parse the result file a lab binary wrote through CML_RESULT_FD.
+ * Unknown record types and malformed lines are skipped (counted in *bad_lines if non-NULL). */
+int cml_records_parse(const char *text, size_t len, cml_run_record *out, int *bad_lines);
+
+/* verify.c: regenerate the inputs from the seed, compute the expected output of task `t`'s
+ * case `c` on the CPU and compare it with the file the lab wrote. Fills v; returns v->passed. */
+int cml_verify_case(const cml_task_spec *t, const cml_case_spec *c, uint64_t seed,
+                    const char *out_file, const cml_case_record *rec, cml_case_verdict *v);
+
+/* score.c: points from the verdicts and the times (student run, reference run). */
+double cml_perf_fraction(double ratio, double full_ratio, double zero_ratio);
+/* Fills r's scores, status and detail from r->cases (already verified) and the `time` records of
+ * both runs: ratio = geometric mean over the timed cases of student ms / reference ms. */
+void cml_score_task(cml_task_result *r, const cml_run_record *student,
+                    const cml_run_record *reference);
+
+/* report_term.c / report_json.c: the outputs. Colour only when `color` is set (a terminal). */
+void cml_report_terminal(FILE *f, const cml_grading *g, int color);
+int cml_report_json(const char *path, const cml_grading *g);       /* the full record */
+int cml_report_gradescope(const char *path, const cml_grading *g); /* results.json */
+int cml_report_tsv(const char *path, const cml_grading *g); /* lab task status score max detail */
+
+/* run.c: the sandbox. Fork, new process group, rlimits, exec argv with extra environment
+ * entries (NULL-terminated "K=V" list), stdout+stderr captured up to output_cap bytes,
+ * result_fd (or -1) passed to the child under the same number, wall-clock timeout. */
+int cml_run(char *const argv[], char *const extra_env[], const char *cwd, int result_fd,
+            double timeout_s, size_t output_cap, cml_proc_result *out);
+void cml_proc_result_free(cml_proc_result *r);
+
+#endif /* CML_H */
