@@ -1,0 +1,153 @@
+/* records: parse what a lab binary wrote through CML_RESULT_FD (docs/ARCHITECTURE.md, "The
+ * result protocol"). The text comes from a process running student code, so nothing in it is
+ * trusted: lines are read in place (never copied whole), every value is bounds- and
+ * syntax-checked, strings are truncated on a UTF-8 boundary with control characters replaced. */
+#include "records_parse.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LINE 65536 /* longer lines are skipped and counted */
+
+/* The value of field `key`, or NULL. */
+const rec_span *rec_get(const rec_line *l, const char *key)
+{
+    size_t k = strlen(key);
+    for (int i = 0; i < l->nfields; i++)
+        if (l->keys[i].len == k && memcmp(l->keys[i].p, key, k) == 0)
+            return &l->vals[i];
+    return NULL;
+}
+
+/* Whether span s equals the C string w. */
+int rec_is(const rec_span *s, const char *w)
+{
+    return s && s->len == strlen(w) && memcmp(s->p, w, s->len) == 0;
+}
+
+/* Copies a span into dst (size len): truncated on a UTF-8 character boundary, control
+ * characters and NUL replaced by '?', always NUL-terminated. */
+void rec_copy(char *dst, size_t len, const rec_span *s)
+{
+    size_t n = s ? s->len : 0;
+    if (len == 0)
+        return;
+    if (n >= len) {
+        n = len - 1;
+        while (n > 0 && ((unsigned char)s->p[n] & 0xC0) == 0x80) /* s->p[n] continues a char */
+            n--;
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s->p[i];
+        dst[i] = (c < 0x20 || c == 0x7F) ? '?' : (char)c;
+    }
+    dst[n] = '\0';
+}
+
+/* A span as an unsigned decimal; -1 when absent, empty, signed, non-digit or too large. */
+int rec_u64(const rec_span *s, uint64_t *out)
+{
+    char buf[24];
+    if (!s || s->len == 0 || s->len >= sizeof buf)
+        return -1;
+    memcpy(buf, s->p, s->len);
+    buf[s->len] = '\0';
+    if (buf[strspn(buf, "0123456789")] != '\0')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(buf, NULL, 10);
+    if (errno == ERANGE)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* A span as an int in [lo, hi]; -1 otherwise. */
+int rec_int(const rec_span *s, int lo, int hi, int *out)
+{
+    uint64_t v;
+    if (rec_u64(s, &v) != 0 || v < (uint64_t)lo || v > (uint64_t)hi)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* A span as a finite, non-negative number; -1 otherwise. */
+int rec_double(const rec_span *s, double *out)
+{
+    char buf[48], *end;
+    if (!s || s->len == 0 || s->len >= sizeof buf)
+        return -1;
+    memcpy(buf, s->p, s->len);
+    buf[s->len] = '\0';
+    errno = 0;
+    double v = strtod(buf, &end);
+    if (*end != '\0' || errno == ERANGE || !isfinite(v) || v < 0)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Splits a line into its type and key=value fields; `msg=` takes the rest of the line.
+ * -1 when a field has no '=' or there are too many. */
+static int split_line(const char *p, size_t len, rec_line *l)
+{
+    size_t i = 0;
+    memset(l, 0, sizeof *l);
+    while (i < len && p[i] != ' ')
+        i++;
+    l->type = (rec_span){p, i};
+    while (i < len) {
+        while (i < len && p[i] == ' ')
+            i++;
+        size_t start = i;
+        if (start == len)
+            break;
+        if (len - start >= 4 && memcmp(p + start, "msg=", 4) == 0)
+            i = len;
+        else
+            while (i < len && p[i] != ' ')
+                i++;
+        const char *eq = memchr(p + start, '=', i - start);
+        if (!eq || eq == p + start || l->nfields == REC_MAX_FIELDS)
+            return -1;
+        l->keys[l->nfields] = (rec_span){p + start, (size_t)(eq - (p + start))};
+        l->vals[l->nfields++] = (rec_span){eq + 1, (size_t)(p + i - eq - 1)};
+    }
+    return 0;
+}
+
+/* Parses one line (without its newline); 0 when accepted, -1 when skipped. */
+static int parse_line(const char *p, size_t len, cml_run_record *out)
+{
+    rec_line l;
+    if (len > 0 && p[len - 1] == '\r')
+        len--;
+    if (len > MAX_LINE || split_line(p, len, &l) != 0)
+        return -1;
+    return rec_dispatch(&l, out);
+}
+
+/* Parses the result file a lab binary wrote. Unknown record types and malformed lines are
+ * skipped (counted in *bad_lines if non-NULL); empty lines are ignored. A later `case` or
+ * `time` record for the same k replaces the earlier one. Returns 0; -1 when out is NULL. */
+int cml_records_parse(const char *text, size_t len, cml_run_record *out, int *bad_lines)
+{
+    int bad = 0;
+    if (!out)
+        return -1;
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; text && i < len;) {
+        const char *nl = memchr(text + i, '\n', len - i);
+        size_t end = nl ? (size_t)(nl - text) : len;
+        int blank = end == i || (end == i + 1 && text[i] == '\r');
+        if (!blank && parse_line(text + i, end - i, out) != 0)
+            bad++;
+        i = end + 1;
+    }
+    if (bad_lines)
+        *bad_lines = bad;
+    return 0;
+}

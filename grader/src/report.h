@@ -1,0 +1,24 @@
+/* Internal to the reports (report_term.c, report_json.c): small formatting helpers. */
+#ifndef CML_REPORT_H
+#define CML_REPORT_H
+
+#include "cml.h"
+
+/* Points with up to 2 decimals, trailing zeros trimmed: 38.5, 40, 6.67. */
+void cml_format_points(double v, char *buf, size_t len);
+
+/* Writes text that came from a student's process or compiler output: control characters
+ * (escape sequences included) become '?', except newlines and tabs when keep_lines is set,
+ * which are otherwise replaced by spaces. */
+void cml_put_clean(FILE *f, const char *s, int keep_lines);
+
+/* A CUDA version integer (13000) as "13.0". */
+void cml_format_cuda_version(int v, char *buf, size_t len);
+
+/* "index 5: expected 1.2345678, got nan" (9 significant digits, any NaN as "nan"). */
+void cml_format_mismatch(const cml_mismatch *m, char *buf, size_t len);
+
+/* The first failing case of r that kept mismatches, or NULL. */
+const cml_case_verdict *cml_first_mismatches(const cml_task_result *r);
+
+#endif /* CML_REPORT_H */

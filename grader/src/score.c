@@ -1,0 +1,211 @@
+/* score: points from the verdicts and the times. Correctness is shared equally by a task's
+ * cases; performance counts only when every case passed, as the ratio of the student's time to
+ * the reference solution's time measured in the same grading on the same GPU. Whatever goes
+ * wrong on the grader's side (no reference time) never costs the student points. */
+#include "cml.h"
+
+#include <math.h>
+#include <string.h>
+
+/* What the time records of both runs say about one task's timed cases. */
+typedef struct {
+    int ntimed;                 /* cases the spec marks `time` */
+    int student_missing, ref_missing;
+    int first_missing;          /* spec index of the first timed case without a student time */
+} timing;
+
+/* Fraction of the performance points for a time ratio: 1 at ratio <= full, 0 at ratio >= zero,
+ * linear between; 0 for a ratio that is not a positive finite number. */
+double cml_perf_fraction(double ratio, double full_ratio, double zero_ratio)
+{
+    if (!isfinite(ratio) || ratio <= 0 || isnan(full_ratio) || isnan(zero_ratio))
+        return 0;
+    if (ratio <= full_ratio)
+        return 1;
+    if (ratio >= zero_ratio)
+        return 0;
+    return (zero_ratio - ratio) / (zero_ratio - full_ratio);
+}
+
+static int task_matches(const cml_case_record *c, const char *id)
+{
+    return c->task[0] == '\0' || strcmp(c->task, id) == 0;
+}
+
+/* The student's time for spec case i: its run holds the task's cases in spec order. */
+static const cml_case_record *student_time(const cml_run_record *run, const cml_task_spec *t,
+                                           int i)
+{
+    if (!run || i >= run->ncases)
+        return NULL;
+    const cml_case_record *c = &run->cases[i];
+    return c->has_time && c->ms > 0 && task_matches(c, t->id) ? c : NULL;
+}
+
+/* The reference's time for spec case i. Its run may hold every case of the task in spec order,
+ * or (the usual, one run per lab) only the timed cases of each task in spec order. */
+static const cml_case_record *reference_time(const cml_run_record *run, const cml_task_spec *t,
+                                             int i)
+{
+    int mine = 0, ntimed = 0, ordinal = 0, seen = 0;
+    for (int k = 0; run && k < run->ncases; k++)
+        mine += run->cases[k].status != CML_CASE_MISSING && strcmp(run->cases[k].task, t->id) == 0;
+    for (int j = 0; j < t->ncases; j++) {
+        ordinal += j < i && t->cases[j].timed;
+        ntimed += t->cases[j].timed;
+    }
+    int want = mine > ntimed ? i : ordinal; /* all cases, or timed cases only */
+    for (int k = 0; run && k < run->ncases; k++) {
+        const cml_case_record *c = &run->cases[k];
+        if (c->status == CML_CASE_MISSING || strcmp(c->task, t->id) != 0)
+            continue;
+        if (seen++ == want)
+            return c->has_time && c->ms > 0 ? c : NULL;
+    }
+    return NULL;
+}
+
+/* Fills ms, ref_ms, gbps, copy_fraction (first timed case) and ratio (geometric mean over
+ * the timed cases) from whatever times exist; returns what was missing. */
+static timing measure(cml_task_result *r, const cml_run_record *student,
+                      const cml_run_record *reference)
+{
+    const cml_task_spec *t = r->spec;
+    timing tm = {0, 0, 0, -1};
+    double log_sum = 0;
+    for (int i = 0; i < t->ncases; i++) {
+        if (!t->cases[i].timed)
+            continue;
+        const cml_case_record *s = student_time(student, t, i);
+        const cml_case_record *ref = reference_time(reference, t, i);
+        if (tm.ntimed++ == 0) {
+            r->ms = s ? s->ms : 0;
+            r->ref_ms = ref ? ref->ms : 0;
+            r->gbps = s && s->bytes ? (double)s->bytes / (s->ms * 1e6) : 0;
+            r->copy_fraction = student && student->copy_gbps > 0 ? r->gbps / student->copy_gbps : 0;
+        }
+        if (!s && tm.student_missing++ == 0)
+            tm.first_missing = i;
+        tm.ref_missing += !ref;
+        if (s && ref)
+            log_sum += log(s->ms / ref->ms);
+    }
+    r->implausible = r->copy_fraction > 1.05;
+    r->timed = tm.ntimed > 0 && !tm.student_missing && !tm.ref_missing;
+    r->ratio = r->timed ? exp(log_sum / tm.ntimed) : 0;
+    return tm;
+}
+
+/* Performance points once every case passed; sets status passed or slow and the detail. */
+static void score_perf(cml_task_result *r, const timing *tm, const cml_run_record *student)
+{
+    const cml_task_spec *t = r->spec;
+    double frac = 0;
+    if (t->perf_points <= 0 || tm->ntimed == 0) {
+        frac = 1;
+        snprintf(r->detail, sizeof r->detail, "all %d cases passed", t->ncases);
+    } else if (tm->student_missing) {
+        snprintf(r->detail, sizeof r->detail, "case %s: no time recorded: performance not judged",
+                 t->cases[tm->first_missing].text);
+    } else if (tm->ref_missing) {
+        frac = 1;
+        snprintf(r->detail, sizeof r->detail, "reference time unavailable: performance not judged");
+    } else if (r->implausible) {
+        snprintf(r->detail, sizeof r->detail,
+                 "implausible: %.0f GB/s is %.2fx the copy bandwidth (%.0f GB/s) of this GPU: "
+                 "no performance points", r->gbps, r->copy_fraction, student->copy_gbps);
+    } else {
+        frac = cml_perf_fraction(r->ratio, t->full_ratio, t->zero_ratio);
+        snprintf(r->detail, sizeof r->detail,
+                 "%.2fx the reference time (full credit up to %gx, none from %gx)", r->ratio,
+                 t->full_ratio, t->zero_ratio);
+    }
+    r->perf_score = t->perf_points * frac;
+    snprintf(r->status, sizeof r->status, "%s", frac >= 1 ? "passed" : "slow");
+}
+
+/* Index of the first case that did not pass, or -1. */
+static int first_failure(const cml_task_result *r)
+{
+    for (int i = 0; i < r->spec->ncases; i++)
+        if (!r->cases[i].passed)
+            return i;
+    return -1;
+}
+
+/* "todo" when the student's run reached a TODO of this task, "error" for a CUDA error the
+ * harness reported, "crash" for cases with no result from a run that never said `done`,
+ * otherwise "wrong". */
+static const char *failure_status(const cml_task_result *r, const cml_run_record *run)
+{
+    const char *id = r->spec->id;
+    size_t idlen = strlen(id);
+    int error = 0, missing = 0;
+    for (int i = 0; run && i < run->ntodos; i++)
+        if (strncmp(run->todos[i], id, idlen) == 0 && run->todos[i][idlen] == ':')
+            return "todo";
+    for (int i = 0; i < r->spec->ncases; i++) {
+        const cml_case_record *c = run && i < run->ncases ? &run->cases[i] : NULL;
+        if (c && c->status == CML_CASE_TODO)
+            return "todo";
+        error |= !r->cases[i].passed && c && c->status == CML_CASE_ERROR;
+        missing |= !r->cases[i].passed && (!c || c->status == CML_CASE_MISSING);
+    }
+    if (error)
+        return "error";
+    return missing && !(run && run->done) ? "crash" : "wrong";
+}
+
+/* The first failing case's reason as the detail ("case n=4097: ..."; TODOs as they are). */
+static void failure_detail(cml_task_result *r)
+{
+    int f = first_failure(r);
+    if (f < 0)
+        return;
+    const char *reason = r->cases[f].reason[0] ? r->cases[f].reason : "failed";
+    if (strncmp(reason, "TODO(", 5) == 0)
+        snprintf(r->detail, sizeof r->detail, "%s", reason);
+    else
+        snprintf(r->detail, sizeof r->detail, "case %s: %s", r->spec->cases[f].text, reason);
+}
+
+/* A status the pipeline set before scoring (the run could not be judged case by case). */
+static int preset_status(const char *s)
+{
+    static const char *const PRESET[] = {"crash", "timeout", "build-error", "no-gpu"};
+    for (size_t i = 0; i < sizeof PRESET / sizeof PRESET[0]; i++)
+        if (strcmp(s, PRESET[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Fills r's scores, status and detail from r->cases (already verified) and the `time` records
+ * of both runs (either may be NULL). A status already set to crash, timeout, build-error or
+ * no-gpu is kept and scores 0 (its detail too, when set). */
+void cml_score_task(cml_task_result *r, const cml_run_record *student,
+                    const cml_run_record *reference)
+{
+    const cml_task_spec *t = r->spec;
+    r->max_score = t->points + t->perf_points;
+    r->correctness_score = r->perf_score = r->score = 0;
+    r->cases_passed = 0;
+    for (int i = 0; i < t->ncases; i++)
+        r->cases_passed += r->cases[i].passed != 0;
+    timing tm = measure(r, student, reference);
+    if (preset_status(r->status)) {
+        if (r->detail[0] == '\0')
+            failure_detail(r);
+        if (r->detail[0] == '\0')
+            snprintf(r->detail, sizeof r->detail, "%s", r->status);
+        return;
+    }
+    r->detail[0] = '\0';
+    r->correctness_score = t->ncases ? t->points * r->cases_passed / t->ncases : 0;
+    if (r->cases_passed == t->ncases) {
+        score_perf(r, &tm, student);
+    } else {
+        snprintf(r->status, sizeof r->status, "%s", failure_status(r, student));
+        failure_detail(r);
+    }
+    r->score = r->correctness_score + r->perf_score;
+}

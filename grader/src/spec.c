@@ -1,0 +1,240 @@
+/* spec: read a lab's grading spec (grader/specs/NN_name.spec), the data an instructor edits:
+ * one directive per line, lab directives first, then task blocks. Every mistake is reported
+ * as "path:line: what", so a typo never turns into a silently different grading. */
+#include "spec_parse.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Records "path:line: message" in the parser's error buffer; returns -1. */
+int spec_fail(spec_parser *p, const char *fmt, ...)
+{
+    int n = snprintf(p->err, p->errlen, "%s:%d: ", p->path, p->line);
+    if (n >= 0 && (size_t)n < p->errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* The next whitespace-separated word of *args, NUL-terminated in place; NULL when none. */
+char *spec_word(char **args)
+{
+    char *s = *args + strspn(*args, " \t");
+    if (*s == '\0')
+        return NULL;
+    char *end = s + strcspn(s, " \t");
+    *args = *end ? end + 1 : end;
+    *end = '\0';
+    return s;
+}
+
+/* A whole-string finite number into *out; else -1 with a message. */
+int spec_number(spec_parser *p, const char *s, const char *what, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = s ? strtod(s, &end) : 0;
+    if (!s || end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
+        return spec_fail(p, "%s must be a number, not '%s'", what, s ? s : "");
+    *out = v;
+    return 0;
+}
+
+/* Exactly one word, a name of [A-Za-z0-9._-/] not starting with '.' or '/', and no "..":
+ * what may become a file or folder name. With slash 0, '/' is refused too. */
+static int safe_name(spec_parser *p, char *args, const char *what, int slash, char *dst,
+                     size_t len)
+{
+    char *w = spec_word(&args);
+    if (!w || spec_word(&args))
+        return spec_fail(p, "'%s' takes exactly one name", what);
+    size_t n = strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-/");
+    if (w[n] != '\0' || w[0] == '.' || w[0] == '/' || strstr(w, "..") ||
+        (!slash && strchr(w, '/')))
+        return spec_fail(p, "'%s': '%s' is not a plain %s name", what, w,
+                         slash ? "relative path" : "file");
+    if (n >= len)
+        return spec_fail(p, "'%s': '%s' is too long (at most %zu characters)", what, w, len - 1);
+    memcpy(dst, w, n + 1);
+    return 0;
+}
+
+static int d_lab(spec_parser *p, char *args)
+{
+    return safe_name(p, args, "lab", 0, p->spec->lab, sizeof p->spec->lab);
+}
+
+static int d_note(spec_parser *p, char *args)
+{
+    return safe_name(p, args, "note", 1, p->spec->note, sizeof p->spec->note);
+}
+
+static int d_title(spec_parser *p, char *args)
+{
+    if (p->task)
+        return spec_task_title(p, args);
+    if (strlen(args) >= sizeof p->spec->title)
+        return spec_fail(p, "title is too long (at most %zu characters)",
+                         sizeof p->spec->title - 1);
+    strcpy(p->spec->title, args);
+    return 0;
+}
+
+/* files / harness: one or more file names into list[*count]. */
+static int file_list(spec_parser *p, char *args, const char *what, char list[][64], int *count)
+{
+    char *w;
+    *count = 0;
+    while ((w = spec_word(&args)) != NULL) {
+        if (*count == CML_MAX_FILES)
+            return spec_fail(p, "'%s': at most %d files", what, CML_MAX_FILES);
+        if (safe_name(p, w, what, 0, list[*count], 64) != 0)
+            return -1;
+        (*count)++;
+    }
+    return *count ? 0 : spec_fail(p, "'%s' needs at least one file name", what);
+}
+
+static int d_files(spec_parser *p, char *args)
+{
+    return file_list(p, args, "files", p->spec->files, &p->spec->nfiles);
+}
+
+static int d_harness(spec_parser *p, char *args)
+{
+    return file_list(p, args, "harness", p->spec->harness, &p->spec->nharness);
+}
+
+static int d_timeout(spec_parser *p, char *args)
+{
+    double v = 0;
+    if (spec_number(p, args, "timeout", &v) != 0)
+        return -1;
+    if (v <= 0)
+        return spec_fail(p, "timeout must be > 0 seconds");
+    p->spec->timeout_s = v;
+    return 0;
+}
+
+enum scope { LAB, TASK, ANY };
+
+static const struct {
+    const char *name;
+    enum scope scope;
+    int (*fn)(spec_parser *p, char *args);
+} DIRECTIVES[] = {
+    {"lab", LAB, d_lab},
+    {"title", ANY, d_title},
+    {"files", LAB, d_files},
+    {"harness", LAB, d_harness},
+    {"note", LAB, d_note},
+    {"timeout", LAB, d_timeout},
+    {"task", ANY, spec_open_task},
+    {"check", TASK, spec_check},
+    {"tolerance", TASK, spec_tolerance},
+    {"points", TASK, spec_points},
+    {"case", TASK, spec_case},
+    {"perf", TASK, spec_perf},
+    {"hint", TASK, spec_hint},
+};
+
+/* Dispatches one directive; checks that it stands where it belongs. */
+int spec_directive(spec_parser *p, const char *name, char *args)
+{
+    for (size_t i = 0; i < sizeof DIRECTIVES / sizeof DIRECTIVES[0]; i++) {
+        if (strcmp(DIRECTIVES[i].name, name) != 0)
+            continue;
+        if (DIRECTIVES[i].scope == LAB && p->task)
+            return spec_fail(p, "'%s' describes the lab: put it before the first 'task'", name);
+        if (DIRECTIVES[i].scope == TASK && !p->task)
+            return spec_fail(p, "'%s' outside a task: open one with 'task <id>' first", name);
+        return DIRECTIVES[i].fn(p, args);
+    }
+    return spec_fail(p, "unknown directive '%s'", name);
+}
+
+/* Cuts a comment: '#' at the start of the line or after whitespace (so "C#" survives). */
+static void strip_comment(char *s)
+{
+    for (char *c = s; *c; c++)
+        if (*c == '#' && (c == s || *(c - 1) == ' ' || *(c - 1) == '\t')) {
+            *c = '\0';
+            return;
+        }
+}
+
+/* Trims leading and trailing whitespace in place; returns the new start. */
+char *spec_trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+        s[--n] = '\0';
+    return s;
+}
+
+/* Parses one non-empty line: directive word, then its arguments. */
+static int parse_line(spec_parser *p, char *line)
+{
+    strip_comment(line);
+    char *s = spec_trim(line);
+    if (*s == '\0')
+        return 0;
+    char *args = s + strcspn(s, " \t");
+    if (*args)
+        *args++ = '\0';
+    return spec_directive(p, s, spec_trim(args));
+}
+
+/* Checks what the whole file must have once read. */
+static int finish(spec_parser *p)
+{
+    if (p->task && spec_close_task(p) != 0)
+        return -1;
+    if (p->spec->lab[0] == '\0')
+        return spec_fail(p, "no 'lab' directive: which folder under labs/ is this?");
+    if (p->spec->nfiles == 0)
+        return spec_fail(p, "no 'files' directive: which student files are graded?");
+    if (p->spec->ntasks == 0)
+        return spec_fail(p, "no 'task' blocks: nothing to grade");
+    return 0;
+}
+
+/* Parses a spec file; 0 on success, else -1 with a message "file:line: what" in err. */
+int cml_spec_load(const char *path, cml_lab_spec *out, char *err, size_t errlen)
+{
+    spec_parser p = {.path = path, .spec = out, .err = err, .errlen = errlen};
+    memset(out, 0, sizeof *out);
+    out->timeout_s = 60;
+    if (errlen)
+        err[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return spec_fail(&p, "cannot open: %s", strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    while (rc == 0 && getline(&line, &cap, f) >= 0) {
+        p.line++;
+        rc = parse_line(&p, line);
+    }
+    free(line);
+    fclose(f);
+    return rc == 0 ? finish(&p) : -1;
+}
+
+/* The task with id `id`, or NULL. */
+const cml_task_spec *cml_spec_task(const cml_lab_spec *s, const char *id)
+{
+    for (int i = 0; s && id && i < s->ntasks; i++)
+        if (strcmp(s->tasks[i].id, id) == 0)
+            return &s->tasks[i];
+    return NULL;
+}

@@ -1,0 +1,42 @@
+/* Internal to the spec reader: the parser's state, shared by spec.c (the file, the lab
+ * directives) and spec_task.c (task blocks and their cases). */
+#ifndef CML_SPEC_PARSE_H
+#define CML_SPEC_PARSE_H
+
+#include "cml.h"
+
+typedef struct {
+    const char *path;
+    int line;                        /* current line, 1-based */
+    cml_lab_spec *spec;
+    cml_task_spec *task;             /* the open task block, NULL before the first `task` */
+    int task_line;                   /* line of its `task` directive */
+    int has_points;
+    int case_lines[CML_MAX_CASES];   /* line of each `case`, for messages */
+    char *err;
+    size_t errlen;
+} spec_parser;
+
+/* "path:line: message" into p->err; returns -1. */
+int spec_fail(spec_parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Whitespace trimmed in place; returns the new start. */
+char *spec_trim(char *s);
+/* Dispatches one directive with its (trimmed) arguments; 0 or -1 with p->err set. */
+int spec_directive(spec_parser *p, const char *name, char *args);
+/* A whole-string finite number, else -1 with "<what> must be a number, not '<s>'". */
+int spec_number(spec_parser *p, const char *s, const char *what, double *out);
+/* Splits the next whitespace-separated word off *args (NULL when none is left). */
+char *spec_word(char **args);
+
+/* Task directives (spec_task.c); args trimmed, p->task open where the directive needs one. */
+int spec_open_task(spec_parser *p, char *args);
+int spec_close_task(spec_parser *p);
+int spec_task_title(spec_parser *p, char *args);
+int spec_check(spec_parser *p, char *args);
+int spec_tolerance(spec_parser *p, char *args);
+int spec_points(spec_parser *p, char *args);
+int spec_case(spec_parser *p, char *args);
+int spec_perf(spec_parser *p, char *args);
+int spec_hint(spec_parser *p, char *args);
+
+#endif /* CML_SPEC_PARSE_H */

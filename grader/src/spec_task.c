@@ -1,0 +1,227 @@
+/* spec, task blocks: `task` opens one, its directives fill it, the next `task` (or the end of
+ * the file) closes it, and closing checks that it can be graded: a known check, points, and
+ * cases that give the check what it needs. */
+#include "spec_parse.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify.h"
+
+#define ID_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
+
+/* Opens a task block (closing the previous one): a new, unique id. */
+int spec_open_task(spec_parser *p, char *args)
+{
+    if (p->task && spec_close_task(p) != 0)
+        return -1;
+    char *id = spec_word(&args);
+    if (!id || spec_word(&args))
+        return spec_fail(p, "'task' takes exactly one id, e.g. 'task 1.1'");
+    if (id[strspn(id, ID_CHARS)] != '\0' || strlen(id) >= sizeof p->task->id)
+        return spec_fail(p, "task id '%s': use up to 15 letters, digits, '.', '_' or '-'", id);
+    if (cml_spec_task(p->spec, id))
+        return spec_fail(p, "duplicate task id '%s'", id);
+    if (p->spec->ntasks == CML_MAX_TASKS)
+        return spec_fail(p, "too many tasks (at most %d)", CML_MAX_TASKS);
+    p->task = &p->spec->tasks[p->spec->ntasks++];
+    memset(p->task, 0, sizeof *p->task);
+    strcpy(p->task->id, id);
+    p->task_line = p->line;
+    p->has_points = 0;
+    return 0;
+}
+
+/* Checks the open task once all its lines are read; errors name the line they are about. */
+int spec_close_task(spec_parser *p)
+{
+    cml_task_spec *t = p->task;
+    int here = p->line;
+    p->line = p->task_line;
+    if (t->check[0] == '\0')
+        return spec_fail(p, "task %s has no 'check'", t->id);
+    if (!p->has_points)
+        return spec_fail(p, "task %s has no 'points'", t->id);
+    if (t->ncases == 0)
+        return spec_fail(p, "task %s has no 'case'", t->id);
+    int timed = 0;
+    for (int i = 0; i < t->ncases; i++) {
+        char err[160] = "";
+        timed |= t->cases[i].timed;
+        p->line = p->case_lines[i];
+        if (cml_check_find(t->check)->out_elems(&t->cases[i], err, sizeof err) == 0)
+            return spec_fail(p, "case '%s' of task %s: %s", t->cases[i].text, t->id, err);
+    }
+    p->line = p->task_line;
+    if (t->perf_points > 0 && !timed)
+        return spec_fail(p, "task %s has 'perf' points but no case marked 'time'", t->id);
+    p->line = here;
+    p->task = NULL;
+    return 0;
+}
+
+/* Copies the rest of the line into a field, refusing what does not fit. */
+static int rest_of_line(spec_parser *p, const char *what, const char *args, char *dst, size_t len)
+{
+    if (strlen(args) >= len)
+        return spec_fail(p, "%s is too long (at most %zu characters)", what, len - 1);
+    strcpy(dst, args);
+    return 0;
+}
+
+int spec_task_title(spec_parser *p, char *args)
+{
+    return rest_of_line(p, "title", args, p->task->title, sizeof p->task->title);
+}
+
+int spec_hint(spec_parser *p, char *args)
+{
+    return rest_of_line(p, "hint", args, p->task->hint, sizeof p->task->hint);
+}
+
+int spec_check(spec_parser *p, char *args)
+{
+    char *name = spec_word(&args);
+    if (!name || spec_word(&args))
+        return spec_fail(p, "'check' takes exactly one name");
+    if (!cml_check_find(name)) {
+        char names[256];
+        cml_check_names(names, sizeof names);
+        return spec_fail(p, "unknown check '%s' (known: %s)", name, names);
+    }
+    snprintf(p->task->check, sizeof p->task->check, "%s", name);
+    return 0;
+}
+
+int spec_tolerance(spec_parser *p, char *args)
+{
+    char *kind = spec_word(&args), *value = spec_word(&args);
+    double tol = 0;
+    if (kind && strcmp(kind, "exact") == 0 && !value) {
+        p->task->rel_tol = 0;
+        return 0;
+    }
+    if (!kind || strcmp(kind, "rel") != 0 || !value || spec_word(&args))
+        return spec_fail(p, "'tolerance' is 'exact' or 'rel <x>'");
+    if (spec_number(p, value, "tolerance", &tol) != 0)
+        return -1;
+    if (tol < 0)
+        return spec_fail(p, "tolerance must be >= 0");
+    p->task->rel_tol = tol;
+    return 0;
+}
+
+int spec_points(spec_parser *p, char *args)
+{
+    if (spec_number(p, args, "points", &p->task->points) != 0)
+        return -1;
+    if (p->task->points < 0)
+        return spec_fail(p, "points must be >= 0");
+    p->has_points = 1;
+    return 0;
+}
+
+/* `perf <points> <full_ratio> <zero_ratio>` */
+int spec_perf(spec_parser *p, char *args)
+{
+    cml_task_spec *t = p->task;
+    char *w[3] = {spec_word(&args), spec_word(&args), spec_word(&args)};
+    if (!w[2] || spec_word(&args))
+        return spec_fail(p, "'perf' takes three numbers: points full_ratio zero_ratio");
+    if (spec_number(p, w[0], "perf points", &t->perf_points) != 0 ||
+        spec_number(p, w[1], "full_ratio", &t->full_ratio) != 0 ||
+        spec_number(p, w[2], "zero_ratio", &t->zero_ratio) != 0)
+        return -1;
+    if (t->perf_points < 0)
+        return spec_fail(p, "perf points must be >= 0");
+    if (t->full_ratio <= 0 || t->full_ratio >= t->zero_ratio)
+        return spec_fail(p, "perf needs 0 < full_ratio < zero_ratio (got %g and %g)",
+                         t->full_ratio, t->zero_ratio);
+    return 0;
+}
+
+/* The struct field for a case key the grader reads, or NULL for a key kept only as text. */
+static uint64_t *known_param(cml_case_spec *c, const char *key)
+{
+    static const char *const KEYS[] = {"n", "rows", "cols", "offset", "stride"};
+    uint64_t *fields[] = {&c->n, &c->rows, &c->cols, &c->offset, &c->stride};
+    for (size_t i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++)
+        if (strcmp(KEYS[i], key) == 0)
+            return fields[i];
+    return NULL;
+}
+
+/* Whether `text` ("k=v,k2=v2") already has `key`. */
+static int has_key(const char *text, const char *key)
+{
+    size_t k = strlen(key);
+    for (const char *s = text; *s; s += strcspn(s, ","), s += (*s == ','))
+        if (strncmp(s, key, k) == 0 && s[k] == '=')
+            return 1;
+    return 0;
+}
+
+/* A whole decimal number, no sign, no overflow. */
+static int parse_u64(const char *s, uint64_t *out)
+{
+    if (*s == '\0' || s[strspn(s, "0123456789")] != '\0')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, NULL, 10);
+    if (errno == ERANGE)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* One comma-separated item of a case: `time` or key=value (appended to c->text). */
+static int case_item(spec_parser *p, cml_case_spec *c, char *item)
+{
+    if (strcmp(item, "time") == 0) {
+        c->timed = 1;
+        return 0;
+    }
+    char *eq = strchr(item, '=');
+    if (!eq || eq == item || eq[1] == '\0')
+        return spec_fail(p, "case: '%s' is not key=value", item);
+    *eq = '\0';
+    const char *key = item, *value = eq + 1;
+    if (key[strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789_")] != '\0' ||
+        value[strspn(value, ID_CHARS "+")] != '\0')
+        return spec_fail(p, "case: '%s=%s': keys are lower-case words, values plain", key, value);
+    if (has_key(c->text, key))
+        return spec_fail(p, "case: '%s' given twice", key);
+    uint64_t *field = known_param(c, key);
+    if (field && parse_u64(value, field) != 0)
+        return spec_fail(p, "case: %s must be a whole number, not '%s'", key, value);
+    size_t used = strlen(c->text);
+    int w = snprintf(c->text + used, sizeof c->text - used, "%s%s=%s", used ? "," : "", key,
+                     value);
+    if (w < 0 || (size_t)w >= sizeof c->text - used)
+        return spec_fail(p, "case is too long (at most %zu characters)", sizeof c->text - 1);
+    return 0;
+}
+
+/* `case key=value[,key=value]... [time]`: the text passed to --case, parsed parameters. */
+int spec_case(spec_parser *p, char *args)
+{
+    cml_task_spec *t = p->task;
+    if (t->ncases == CML_MAX_CASES)
+        return spec_fail(p, "too many cases in task %s (at most %d)", t->id, CML_MAX_CASES);
+    cml_case_spec *c = &t->cases[t->ncases];
+    memset(c, 0, sizeof *c);
+    char *params = spec_word(&args), *w, *save = NULL;
+    if (!params)
+        return spec_fail(p, "'case' needs parameters, e.g. 'case n=4097'");
+    while ((w = spec_word(&args)) != NULL) {
+        if (strcmp(w, "time") != 0)
+            return spec_fail(p, "case: unexpected '%s' (only 'time' may follow)", w);
+        c->timed = 1;
+    }
+    for (char *item = strtok_r(params, ",", &save); item; item = strtok_r(NULL, ",", &save))
+        if (case_item(p, c, item) != 0)
+            return -1;
+    p->case_lines[t->ncases++] = p->line;
+    return 0;
+}

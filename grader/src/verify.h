@@ -1,0 +1,30 @@
+/* The grader's CPU references ("checks"): one table entry per check name in a spec.
+ * verify.c compares a lab's output file with what the entry says it must hold;
+ * spec.c asks it whether a check exists and whether a case gives it what it needs. */
+#ifndef CML_VERIFY_H
+#define CML_VERIFY_H
+
+#include "cml.h"
+
+/* One CPU reference. To add a check, write its two functions and add a row to the
+ * table in verify_checks.c. Every output element is a 32-bit float. */
+typedef struct {
+    const char *name;     /* as written after `check` in a spec */
+    const char *needs;    /* the case keys it reads, for messages: "n", "rows,cols" */
+    /* Output length of case c in elements; 0 with a message in err when c lacks what the
+     * check needs (or the sizes overflow). */
+    uint64_t (*out_elems)(const cml_case_spec *c, char *err, size_t errlen);
+    /* Expected output elements [first, first + count) into dst, from the seeded inputs. */
+    void (*expect)(const cml_case_spec *c, uint64_t seed, uint64_t first, size_t count,
+                   float *dst);
+    /* Optional: where output index i comes from, for a mismatch message (" (row 3, ...)"). */
+    void (*where)(const cml_case_spec *c, uint64_t i, char *buf, size_t len);
+} cml_check;
+
+/* The entry named `name`, or NULL when no such check exists. */
+const cml_check *cml_check_find(const char *name);
+
+/* Every check name, comma-separated, into buf (truncated to len): "copy, transpose, ...". */
+void cml_check_names(char *buf, size_t len);
+
+#endif /* CML_VERIFY_H */
