@@ -1,0 +1,90 @@
+# CUDA memory labs: the grader (build/cml-grade), its tests, and the lab binaries. GNU make.
+#   make              build the grader          make grade [LAB=02] [SUBMISSION=dir]
+#   make check        the test suite            make bench [LAB=02]
+#   make labs         every skeleton and solution lab binary (nvcc, warnings are errors)
+#   make clean
+# NVCC=/path/to/nvcc and CUDA_ARCH=90 are honoured (make passes them on to the grader).
+
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),/usr/local/cuda/bin/nvcc)
+CUDA_ARCH ?= 90
+
+BUILD := build
+CFLAGS ?= -O2
+STRICT := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
+CPPFLAGS += -Igrader/src -Icommon -MMD -MP
+LDLIBS := -pthread -lm
+
+GRADER_SRC := $(sort $(wildcard grader/src/*.c))
+GRADER_OBJ := $(GRADER_SRC:%.c=$(BUILD)/obj/%.o)
+LIB_OBJ := $(filter-out $(BUILD)/obj/grader/src/main.o,$(GRADER_OBJ))
+TEST_SRC := $(filter-out tests/fake_lab.c,$(sort $(wildcard tests/*.c)))
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
+CHECK_CFLAGS = $(shell pkg-config --cflags check)
+CHECK_LIBS = $(shell pkg-config --libs check)
+
+.PHONY: all grade bench check check-run labs clean
+all: $(BUILD)/cml-grade
+
+$(BUILD)/cml-grade: $(GRADER_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(STRICT) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/tests/%.o: tests/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Itests $(CHECK_CFLAGS) $(STRICT) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/check_tests: $(TEST_OBJ) $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+
+$(BUILD)/fake_lab: tests/fake_lab.c common/cml_rand.h
+	@mkdir -p $(@D)
+	$(CC) -Icommon $(STRICT) $(CFLAGS) -o $@ $< -lm
+
+grade: $(BUILD)/cml-grade
+	$(BUILD)/cml-grade grade $(if $(LAB),--lab $(LAB)) $(if $(SUBMISSION),--submission $(SUBMISSION))
+
+bench: $(BUILD)/cml-grade
+	$(BUILD)/cml-grade bench $(if $(LAB),--lab $(LAB))
+
+# Check is needed only here: ensure-check.sh installs it (as root, with apt) or says how.
+check:
+	scripts/ensure-check.sh
+	$(MAKE) --no-print-directory check-run
+
+check-run: $(BUILD)/check_tests $(BUILD)/fake_lab $(BUILD)/cml-grade
+	$(BUILD)/check_tests
+
+# ---- lab binaries: a lab folder is harness.cu plus its other .cu files; a solution folder
+# ---- holds the student file(s), compiled with its lab's harness.
+NVCC_FLAGS := -O3 -std=c++17 -arch=sm_$(CUDA_ARCH) -lineinfo -Icommon \
+              -Werror all-warnings -Xcompiler -Wall,-Wextra
+COMMON_DEPS := $(wildcard common/*.h common/*.cu)
+LAB_BINS := $(patsubst %/,$(BUILD)/%/lab,$(sort $(wildcard labs/*/ solutions/*/)))
+ifdef LAB
+LAB_BINS := $(filter $(BUILD)/labs/$(LAB)% $(BUILD)/solutions/$(LAB)%,$(LAB_BINS))
+endif
+
+labs: $(LAB_BINS)
+
+.SECONDEXPANSION:
+$(BUILD)/labs/%/lab: $$(wildcard labs/%/*.cu labs/%/*.h) $(COMMON_DEPS)
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCC_FLAGS) -Ilabs/$* -o $@ labs/$*/harness.cu \
+	    $(filter-out labs/$*/harness.cu,$(wildcard labs/$*/*.cu)) common/cml_lab.cu
+
+$(BUILD)/solutions/%/lab: $$(wildcard solutions/%/*.cu labs/%/harness.cu labs/%/*.h) \
+                          $(COMMON_DEPS)
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCC_FLAGS) -Ilabs/$* -o $@ labs/$*/harness.cu $(wildcard solutions/$*/*.cu) \
+	    common/cml_lab.cu
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(GRADER_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

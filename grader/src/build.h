@@ -1,0 +1,70 @@
+/* Build: nvcc on a staged folder, with a timeout and a capped log; cached reference builds;
+ * several builds at once (one child each); PTX for technique checks. */
+#ifndef CML_BUILD_H
+#define CML_BUILD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cml.h"
+#include "util.h"
+
+#define CML_BUILD_TIMEOUT_S 180.0
+#define CML_BUILD_LOG_CAP (64u << 10)
+
+/* One lab binary to build from a staged folder (see stage.h). */
+typedef struct {
+    const cml_lab_spec *spec;
+    char dir[CML_PATH];     /* the staged folder; the binary is built there as `lab` */
+    int cc;                 /* compute capability: 90 builds -arch=sm_90 */
+    int werror;             /* nvcc and host-compiler warnings are errors (make check) */
+    const char *cache_dir;  /* reuse or keep the binary under <cache_dir>/<lab>-sm<cc>-<hash>/;
+                               NULL: no cache (student builds) */
+    double timeout_s;       /* 0: CML_BUILD_TIMEOUT_S */
+    /* filled by cml_build_lab */
+    int ok, cached;
+    char bin[CML_PATH];     /* the binary to run */
+    char *log;              /* compiler output (capped) and why it failed; malloc'd or NULL */
+    double wall_s;
+} cml_build;
+
+/* nvcc's path: $NVCC, else nvcc on PATH, else /usr/local/cuda/bin/nvcc. 0 on success; -1 with
+ * a message that says how to point the grader at nvcc. */
+int cml_find_nvcc(char *path, size_t len, char *err, size_t errlen);
+
+/* The compute capability to compile for when no GPU was probed: $CUDA_ARCH, else 90. */
+int cml_default_cc(void);
+
+/* "13.0.88" from `nvcc --version`, or "unknown". */
+void cml_nvcc_version(char *buf, size_t len);
+
+/* Run nvcc with args (NULL-terminated, without argv[0]) in cwd. 0 when it exited 0; -1
+ * otherwise. *log gets its output (capped) plus why it failed; free it. */
+int cml_nvcc(char *const args[], const char *cwd, double timeout_s, char **log);
+
+/* Build b's lab binary (see cml_build). Returns b->ok. Thread-safe. */
+int cml_build_lab(cml_build *b);
+
+/* Build the n labs b[0..n-1] points at, up to max_parallel at once (0: one per CPU). */
+void cml_build_all(cml_build *const *b, int n, int max_parallel);
+
+/* Free b->log. */
+void cml_build_free(cml_build *b);
+
+/* Compile one student file of a staged folder to PTX (dir/<cu_file>.ptx) for technique checks.
+ * 0 with the path in ptx_path; -1 with the compiler's message in *log. */
+int cml_build_ptx(const char *dir, const char *cu_file, int cc, char *ptx_path, size_t len,
+                  char **log);
+
+/* The build cache: <cache_dir>/<name>-<16 hex digits of hash>/<file> into path; 1 when that
+ * file already exists (executable), 0 when not yet. */
+int cml_cache_lookup(const char *cache_dir, const char *name, uint64_t hash, const char *file,
+                     char *path, size_t len);
+
+/* Copy `built` to the cache path atomically (temporary name, then rename). 0 on success. */
+int cml_cache_store(const char *built, const char *cached);
+
+/* Hash of a file's contents continuing from h; also hashes the name. */
+uint64_t cml_hash_file(uint64_t h, const char *path);
+
+#endif /* CML_BUILD_H */

@@ -1,0 +1,275 @@
+/* Grade a submission: probe, stage and build every selected lab (student and reference, all in
+ * parallel), then run the labs one after another (one GPU) and rewrite the reports after each,
+ * so an interrupted grading keeps what it finished. */
+#include "grade.h"
+#include "build.h"
+#include "probe.h"
+#include "stage.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int is_spec(const struct dirent *e)
+{
+    size_t n = strlen(e->d_name);
+    return e->d_name[0] != '.' && n > 5 && strcmp(e->d_name + n - 5, ".spec") == 0;
+}
+
+/* Contract in grade.h. */
+int cml_load_specs(const char *root, const char *prefix, cml_lab_spec *specs, int max,
+                   char *err, size_t errlen)
+{
+    char dir[CML_PATH], path[CML_PATH];
+    struct dirent **list = NULL;
+    int n = cml_fmt(dir, sizeof dir, "%s/grader/specs", root) == 0
+            ? scandir(dir, &list, is_spec, alphasort) : -1;
+    if (n < 0) {
+        snprintf(err, errlen, "cannot read the specs folder %s/grader/specs: is --root the "
+                 "repository's top folder?", root);
+        return -1;
+    }
+    int kept = 0, rc = 0;
+    for (int i = 0; i < n; i++) {
+        if (rc == 0 && cml_fmt(path, sizeof path, "%s/%s", dir, list[i]->d_name) == 0) {
+            if (kept == max) {
+                snprintf(err, errlen, "more than %d specs in %s: grade fewer with --lab", max, dir);
+                rc = -1;
+            } else if (cml_spec_load(path, &specs[kept], err, errlen) < 0) {
+                rc = -1;
+            } else if (!prefix || strncmp(specs[kept].lab, prefix, strlen(prefix)) == 0) {
+                kept++;
+            }
+        }
+        free(list[i]);
+    }
+    free(list);
+    if (rc == 0 && kept == 0)
+        snprintf(err, errlen, "no lab in %s matches '%s': --lab takes the start of a lab's "
+                 "name, e.g. --lab 01", dir, prefix ? prefix : "");
+    return rc < 0 ? -1 : kept;
+}
+
+/* Contract in grade.h. */
+int cml_write_reports(const char *out_dir, const cml_grading *g)
+{
+    char path[CML_PATH];
+    int rc = 0;
+    rc |= cml_fmt(path, sizeof path, "%s/record.json", out_dir) < 0 || cml_report_json(path, g);
+    rc |= cml_fmt(path, sizeof path, "%s/results.json", out_dir) < 0 ||
+          cml_report_gradescope(path, g);
+    rc |= cml_fmt(path, sizeof path, "%s/summary.tsv", out_dir) < 0 || cml_report_tsv(path, g);
+    return rc ? -1 : 0;
+}
+
+/* The first line of a compiler log that names an error, for a one-line detail. */
+static void first_error(const char *log, char *buf, size_t len)
+{
+    const char *line = log ? log : "";
+    for (const char *p = line; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        if (strncmp(p, "nvcc ", 5) == 0 || memmem(p, strcspn(p, "\n"), "error", 5)) {
+            line = p;
+            break;
+        }
+    snprintf(buf, len, "compile error: %.*s (the full compiler output is in the report)",
+             (int)(strcspn(line, "\n") < 600 ? strcspn(line, "\n") : 600), line);
+}
+
+/* One lab's staged folders and builds. */
+typedef struct {
+    char stage_err[1024];   /* student files could not be staged */
+    int ref_staged;
+    cml_build student, reference;
+} lab_build;
+
+/* Stage both sides of every lab and build them all at once. */
+static void build_labs(const cml_grade_opts *o, const cml_lab_spec *specs, int n, int cc,
+                       int with_reference, lab_build *lb)
+{
+    char work[CML_PATH], cache[CML_PATH], err[1024];
+    cml_build **jobs = calloc((size_t)n * 2, sizeof *jobs);
+    int njobs = 0;
+    cml_fmt(work, sizeof work, "%s/work", o->out_dir);
+    cml_fmt(cache, sizeof cache, "%s/build/cache", o->root);
+    for (int i = 0; jobs && i < n; i++) {
+        cml_build *s = &lb[i].student, *r = &lb[i].reference;
+        *s = (cml_build){ .spec = &specs[i], .cc = cc };
+        *r = (cml_build){ .spec = &specs[i], .cc = cc, .cache_dir = cache };
+        if (cml_stage(o->root, &specs[i], CML_SIDE_STUDENT, o->submission, work, s->dir,
+                      sizeof s->dir, lb[i].stage_err, sizeof lb[i].stage_err) == 0)
+            jobs[njobs++] = s;
+        if (with_reference && cml_stage(o->root, &specs[i], CML_SIDE_REFERENCE, NULL, work,
+                                        r->dir, sizeof r->dir, err, sizeof err) == 0) {
+            lb[i].ref_staged = 1;
+            jobs[njobs++] = r;
+        } else if (with_reference && o->progress) {
+            fprintf(o->progress, "[%s] warning: %s\n", specs[i].lab, err);
+        }
+        if (o->progress)
+            fprintf(o->progress, "[%s] building for sm_%d\n", specs[i].lab, cc);
+    }
+    cml_build_all(jobs, njobs, 0);
+    free(jobs);
+}
+
+/* Keep the student's compiler output for the report (errors and warnings). */
+static void keep_log(lab_build *b, cml_lab_result *r)
+{
+    r->built = b->student.ok;
+    if (b->student.log && b->student.log[0]) {
+        r->build_log = b->student.log;
+        b->student.log = NULL;
+    }
+}
+
+/* When the student's side could not be staged or built: every task build-error, 1. Else 0. */
+static int build_failed(const cml_lab_spec *spec, lab_build *b, cml_lab_result *r)
+{
+    char detail[1024];
+    if (b->stage_err[0]) {
+        cml_lab_not_run(spec, "build-error", b->stage_err, r);
+        r->build_log = strdup(b->stage_err); /* the report shows why nothing was built */
+        return 1;
+    }
+    if (b->student.ok)
+        return 0;
+    first_error(b->student.log, detail, sizeof detail);
+    cml_lab_not_run(spec, "build-error", detail, r);
+    keep_log(b, r);
+    return 1;
+}
+
+/* A lab whose builds are done: its runs, or the build error that cost it. */
+static void grade_built(const cml_lab_spec *spec, lab_build *b, const cml_run_opts *ro,
+                        cml_lab_result *r)
+{
+    if (build_failed(spec, b, r))
+        return;
+    cml_grade_lab_with_binaries(spec, b->student.bin, b->reference.ok ? b->reference.bin : NULL,
+                                ro, r);
+    r->ref_built = b->reference.ok;
+    keep_log(b, r);
+}
+
+/* Without a GPU: whether the lab compiled, and that it was not run. */
+static void compiled_only(const cml_lab_spec *spec, lab_build *b, const cml_grading *g,
+                          cml_lab_result *r)
+{
+    char detail[1024];
+    if (build_failed(spec, b, r))
+        return;
+    snprintf(detail, sizeof detail, "compiled for sm_%d; not run: no GPU here (%.600s)",
+             b->student.cc, g->no_gpu_reason);
+    cml_lab_not_run(spec, "no-gpu", detail, r);
+    keep_log(b, r);
+}
+
+/* Seed, submission, start time, host. */
+static void init_record(const cml_grade_opts *o, cml_grading *g)
+{
+    memset(g, 0, sizeof *g);
+    g->seed = o->seed;
+    char *real = realpath(o->submission, NULL);
+    snprintf(g->submission, sizeof g->submission, "%s", real ? real : o->submission);
+    free(real);
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(g->started_at, sizeof g->started_at, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+    gethostname(g->host, sizeof g->host - 1);
+}
+
+/* The GPU: probed, or pretended when test binaries stand in for the labs. */
+static int find_gpu(const cml_grade_opts *o, cml_grading *g, char *err, size_t errlen)
+{
+    char nvcc[CML_PATH], cache[CML_PATH];
+    if (o->student_bin) {
+        g->have_gpu = 1;
+        snprintf(g->gpu_name, sizeof g->gpu_name, "none (test binaries)");
+        snprintf(g->nvcc_version, sizeof g->nvcc_version, "none (test binaries)");
+        return 0;
+    }
+    if (cml_find_nvcc(nvcc, sizeof nvcc, err, errlen) < 0)
+        return -1;
+    cml_nvcc_version(g->nvcc_version, sizeof g->nvcc_version);
+    cml_probe_result *p = calloc(1, sizeof *p);
+    if (!p || cml_fmt(cache, sizeof cache, "%s/build/cache", o->root) < 0) {
+        snprintf(err, errlen, "out of memory (or path too long) probing the GPU");
+        free(p);
+        return -1;
+    }
+    cml_probe(o->root, cache, p);
+    cml_probe_fill(p, g);
+    free(p);
+    return 0;
+}
+
+/* Grade lab i (its builds done) and rewrite the reports. */
+static void finish_lab(const cml_grade_opts *o, const cml_lab_spec *spec, lab_build *b,
+                       const cml_run_opts *ro, cml_grading *g, double t0)
+{
+    cml_lab_result *r = &g->labs[g->nlabs];
+    if (o->student_bin)
+        cml_grade_lab_with_binaries(spec, o->student_bin, o->ref_bin, ro, r);
+    else if (g->have_gpu)
+        grade_built(spec, b, ro, r);
+    else
+        compiled_only(spec, b, g, r);
+    g->nlabs++;
+    g->score += r->score;
+    g->max_score += r->max_score;
+    g->wall_s = cml_now() - t0;
+    if (cml_write_reports(o->out_dir, g) < 0 && o->progress)
+        fprintf(o->progress, "[%s] warning: could not write the reports into %s: is it "
+                "writable?\n", spec->lab, o->out_dir);
+    if (!o->keep) {
+        if (b->student.dir[0]) cml_rmtree(b->student.dir);
+        if (b->reference.dir[0]) cml_rmtree(b->reference.dir);
+    }
+    cml_build_free(&b->student);
+    cml_build_free(&b->reference);
+}
+
+/* Contract in grade.h. */
+int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cml_grading *g,
+              double *build_s, char *err, size_t errlen)
+{
+    double t0 = cml_now();
+    char work[CML_PATH];
+    init_record(o, g);
+    *build_s = 0;
+    if (nspecs > CML_MAX_LABS)
+        nspecs = CML_MAX_LABS;
+    if (cml_mkdirs(o->out_dir) < 0 || cml_fmt(work, sizeof work, "%s/work", o->out_dir) < 0) {
+        snprintf(err, errlen, "cannot create the output folder %s: choose a writable --out",
+                 o->out_dir);
+        return -1;
+    }
+    if (find_gpu(o, g, err, errlen) < 0)
+        return -1;
+    lab_build *lb = calloc((size_t)nspecs + 1, sizeof *lb);
+    if (!lb) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    double tb = cml_now();
+    if (!o->student_bin)
+        build_labs(o, specs, nspecs, g->have_gpu ? g->cc : cml_default_cc(), g->have_gpu, lb);
+    *build_s = cml_now() - tb;
+    cml_run_opts ro = { o->seed, work, o->keep, o->progress };
+    for (int i = 0; i < nspecs; i++)
+        finish_lab(o, &specs[i], &lb[i], &ro, g, t0);
+    free(lb);
+    if (!o->keep)
+        rmdir(work); /* only when empty: a concurrent grading may share it */
+    return 0;
+}
+
+/* Contract in grade.h. */
+void cml_grading_free(cml_grading *g)
+{
+    for (int i = 0; i < g->nlabs; i++)
+        cml_lab_result_free(&g->labs[i]);
+}

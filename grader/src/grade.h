@@ -1,0 +1,71 @@
+/* Grade: the pipeline for one submission. Stage and build every selected lab (in parallel),
+ * then, one lab at a time (one GPU), run the reference for its timings and the student once per
+ * task, verify, score, and rewrite the reports after each lab. */
+#ifndef CML_GRADE_H
+#define CML_GRADE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cml.h"
+
+#define CML_RUN_OUTPUT_CAP (64u << 10) /* a lab binary's stdout+stderr kept for the report */
+
+/* How the lab binaries of one lab are run. */
+typedef struct {
+    uint64_t seed;
+    const char *work_dir; /* run folders (out-dirs) are created here */
+    int keep;             /* keep the output files after verification */
+    FILE *progress;       /* one line per step; NULL: quiet */
+} cml_run_opts;
+
+/* Grade one lab from built binaries: one reference run with --no-output for the timed cases
+ * (with the reference's own timings), then one student run per task with all that task's cases,
+ * each into a fresh out-dir; verify every case, score every task, fill out (spec, tasks, scores,
+ * ref_run, wall_s; built set, ref_built when ref_bin is not NULL: without it, no reference
+ * timings). A crash, a timeout or a missing `done` costs
+ * only that task. Returns 0, or -1 when a run folder could not be made (out still filled). */
+int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bin,
+                                const char *ref_bin, const cml_run_opts *o, cml_lab_result *out);
+
+/* Fill out for a lab that could not run: every task gets `status` ("build-error", "no-gpu"),
+ * score 0 of its full points, and `detail`. */
+void cml_lab_not_run(const cml_lab_spec *spec, const char *status, const char *detail,
+                     cml_lab_result *out);
+
+/* Free what a lab result owns (its build log). */
+void cml_lab_result_free(cml_lab_result *r);
+
+/* What a whole grading needs. */
+typedef struct {
+    const char *root;        /* the repository: grader/specs, common, labs, solutions */
+    const char *submission;  /* labs/-shaped tree or flat folder of student files */
+    const char *out_dir;     /* record.json, results.json, summary.tsv; work/ for builds */
+    uint64_t seed;
+    int keep;                /* keep build folders and outputs under out_dir/work */
+    FILE *progress;          /* progress lines; NULL: quiet */
+    /* tests: these binaries for every lab instead of staging and building (no nvcc, no probe) */
+    const char *student_bin, *ref_bin;
+} cml_grade_opts;
+
+/* Load root/grader/specs/ *.spec in name order, keeping those whose lab name starts with
+ * `prefix` (NULL: all). Returns how many (0 with a message when none match), -1 with a message
+ * in err on a spec error. */
+int cml_load_specs(const char *root, const char *prefix, cml_lab_spec *specs, int max,
+                   char *err, size_t errlen);
+
+/* Grade a submission: probe (or, with test binaries, assume a GPU), then every spec in specs.
+ * Fills g (seed, GPU, labs, scores, wall_s) and writes the reports after every lab. Without a GPU
+ * it only compiles each lab and marks its tasks no-gpu (or build-error). *build_s gets the
+ * wall time of the build phase. 0 on success; -1 with a message in err when grading could not
+ * happen at all (no nvcc, unwritable --out). */
+int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cml_grading *g,
+              double *build_s, char *err, size_t errlen);
+
+/* Free what g's lab results own. */
+void cml_grading_free(cml_grading *g);
+
+/* Write record.json, results.json and summary.tsv for g into out_dir. 0 on success. */
+int cml_write_reports(const char *out_dir, const cml_grading *g);
+
+#endif /* CML_GRADE_H */

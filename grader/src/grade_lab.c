@@ -1,0 +1,290 @@
+/* Grade one lab from built binaries: the reference's timings, one student run per task,
+ * verification of every case, scores, and what the sandbox saw when a run did not finish. */
+#include "grade.h"
+#include "run.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The cases of one run: which task and which of its cases each --case is. */
+typedef struct {
+    int n;
+    int task[CML_MAX_CASES], tcase[CML_MAX_CASES];
+} case_list;
+
+typedef struct {
+    cml_proc_result proc;
+    cml_run_record rec;
+} lab_run;
+
+/* "--case 1.1,n=4097,time" for case c of task t. */
+static void case_arg(const cml_task_spec *t, const cml_case_spec *c, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s%s", t->id, c->text[0] ? "," : "", c->text,
+             c->timed ? ",time" : "");
+}
+
+/* Run bin on the cases in cl: into out_dir, or with --no-output when out_dir is NULL. */
+static void run_lab(const char *bin, const cml_lab_spec *spec, const case_list *cl,
+                    const char *out_dir, const cml_run_opts *o, lab_run *lr)
+{
+    char seed[32], cases[CML_MAX_CASES][200];
+    char *argv[8 + 2 * CML_MAX_CASES];
+    int a = 0;
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
+    argv[a++] = (char *)bin;
+    argv[a++] = "--seed";
+    argv[a++] = seed;
+    argv[a++] = out_dir ? "--out-dir" : "--no-output";
+    if (out_dir)
+        argv[a++] = (char *)out_dir;
+    for (int i = 0; i < cl->n; i++) {
+        const cml_task_spec *t = &spec->tasks[cl->task[i]];
+        case_arg(t, &t->cases[cl->tcase[i]], cases[i], sizeof cases[i]);
+        argv[a++] = "--case";
+        argv[a++] = cases[i];
+    }
+    argv[a] = NULL;
+    memset(lr, 0, sizeof *lr);
+    int fd = cml_result_fd_open();
+    cml_run(argv, NULL, out_dir ? out_dir : o->work_dir, fd, spec->timeout_s > 0 ? spec->timeout_s
+            : 60, CML_RUN_OUTPUT_CAP, &lr->proc);
+    size_t len = 0;
+    char *text = fd >= 0 ? cml_result_fd_read(fd, &len) : NULL;
+    if (fd >= 0)
+        close(fd);
+    if (text)
+        cml_records_parse(text, len, &lr->rec, NULL);
+    free(text);
+}
+
+/* How a run that wrote no `done` ended, as a phrase: "was killed by SIGSEGV (...)". */
+static void unfinished_how(const lab_run *lr, double timeout_s, char *buf, size_t len)
+{
+    const cml_proc_result *p = &lr->proc;
+    if (p->started && !p->timed_out && !p->signaled)
+        snprintf(buf, len, "exited with status %d without finishing (no done record)",
+                 p->exit_code);
+    else
+        cml_proc_describe(p, timeout_s, buf, len);
+}
+
+/* Copy the header records (hello, device, copy bandwidth) of one run into another. */
+static void copy_header(const cml_run_record *from, cml_run_record *to)
+{
+    to->hello = from->hello;
+    to->done = from->done;
+    snprintf(to->device_name, sizeof to->device_name, "%s", from->device_name);
+    to->cc = from->cc;
+    to->sms = from->sms;
+    to->l2_bytes = from->l2_bytes;
+    to->mem_bytes = from->mem_bytes;
+    to->driver = from->driver;
+    to->runtime = from->runtime;
+    to->clock_mhz = from->clock_mhz;
+    to->copy_gbps = from->copy_gbps;
+}
+
+/* Every timed case of the lab, in task order. */
+static int timed_cases(const cml_lab_spec *spec, int *ti, int *ci)
+{
+    int total = 0;
+    for (int t = 0; t < spec->ntasks; t++)
+        for (int c = 0; c < spec->tasks[t].ncases; c++)
+            if (spec->tasks[t].cases[c].timed) {
+                ti[total] = t;
+                ci[total++] = c;
+            }
+    return total;
+}
+
+/* Spread one reference run's records back into one record per task whose case indexes
+ * match the student's run of that task. */
+static void spread(const cml_run_record *rec, const case_list *cl, cml_run_record *per_task)
+{
+    for (int j = 0; j < cl->n; j++) {
+        cml_run_record *to = &per_task[cl->task[j]];
+        copy_header(rec, to);
+        to->cases[cl->tcase[j]] = rec->cases[j];
+        if (to->ncases <= cl->tcase[j])
+            to->ncases = cl->tcase[j] + 1;
+    }
+}
+
+/* The reference's timed cases, with --no-output, CML_MAX_CASES per run (one run for any
+ * ordinary lab). Fills out->ref_run with the first run's records. */
+static void reference_runs(const cml_lab_spec *spec, const char *ref_bin, const cml_run_opts *o,
+                           cml_lab_result *out, cml_run_record *per_task)
+{
+    int ti[CML_MAX_TASKS * CML_MAX_CASES], ci[CML_MAX_TASKS * CML_MAX_CASES];
+    int total = timed_cases(spec, ti, ci);
+    lab_run *lr = malloc(sizeof *lr);
+    for (int start = 0; lr && start < total; start += CML_MAX_CASES) {
+        case_list chunk;
+        chunk.n = total - start < CML_MAX_CASES ? total - start : CML_MAX_CASES;
+        memcpy(chunk.task, ti + start, chunk.n * sizeof *ti);
+        memcpy(chunk.tcase, ci + start, chunk.n * sizeof *ci);
+        if (o->progress)
+            fprintf(o->progress, "[%s] reference solution: %d timed case(s)\n", spec->lab,
+                    chunk.n);
+        run_lab(ref_bin, spec, &chunk, NULL, o, lr);
+        if (start == 0)
+            out->ref_run = lr->rec;
+        spread(&lr->rec, &chunk, per_task);
+        if (!lr->rec.done && o->progress) {
+            char how[300];
+            unfinished_how(lr, spec->timeout_s, how, sizeof how);
+            fprintf(o->progress, "[%s] warning: the reference solution %s: its timings are "
+                    "missing, so no performance points can be given\n", spec->lab, how);
+        }
+        cml_proc_result_free(&lr->proc);
+    }
+    free(lr);
+}
+
+/* A run that wrote no `done` and left cases without a record: those cases fail with what the
+ * sandbox saw, and the task is a timeout, or a crash unless the harness reported a CUDA error
+ * first (then it is an error, as cml_score_task finds). Returns 1 when it set crash or timeout
+ * (scored 0 by cml_score_task), 0 when the verdicts stand. */
+static int apply_unfinished(const cml_task_spec *t, const lab_run *lr, double timeout_s,
+                            cml_task_result *r)
+{
+    char how[300], tail[320], during[200];
+    unfinished_how(lr, timeout_s, how, sizeof how);
+    int first = -1, harness_error = 0;
+    for (int c = 0; c < t->ncases; c++) {
+        harness_error |= lr->rec.cases[c].status == CML_CASE_ERROR;
+        if (lr->rec.cases[c].status == CML_CASE_MISSING) {
+            snprintf(r->cases[c].reason, sizeof r->cases[c].reason,
+                     "no result: the lab binary %.300s before this case", how);
+            if (first < 0)
+                first = c;
+        }
+    }
+    if (first < 0 || (harness_error && !lr->proc.timed_out))
+        return 0;
+    snprintf(r->status, sizeof r->status, "%s", lr->proc.timed_out ? "timeout" : "crash");
+    snprintf(during, sizeof during, " during case %d of %d (%.120s)", first + 1, t->ncases,
+             t->cases[first].text);
+    cml_proc_tail(&lr->proc, 300, tail, sizeof tail);
+    snprintf(r->detail, sizeof r->detail, "the lab binary %s%s%s%s", how,
+             lr->proc.started ? during : "", tail[0] ? "; its output ended: " : "", tail);
+    return 1;
+}
+
+/* After scoring a run that wrote no `done` but kept its verdicts: say how it ended. */
+static void note_ending(const lab_run *lr, double timeout_s, cml_task_result *r)
+{
+    char how[300];
+    unfinished_how(lr, timeout_s, how, sizeof how);
+    size_t used = strlen(r->detail);
+    snprintf(r->detail + used, sizeof r->detail - used, "%sthen the lab binary %s",
+             used ? "; " : "", how);
+}
+
+/* Run the student's binary on task ti's cases in a fresh out-dir, verify and score. */
+static int grade_task(const cml_lab_spec *spec, int ti, const char *bin,
+                      const cml_run_record *ref, const cml_run_opts *o, cml_task_result *r)
+{
+    const cml_task_spec *t = &spec->tasks[ti];
+    char dir[CML_PATH], file[CML_PATH];
+    memset(r, 0, sizeof *r);
+    r->spec = t;
+    case_list cl = { .n = t->ncases };
+    for (int c = 0; c < t->ncases; c++) {
+        cl.task[c] = ti;
+        cl.tcase[c] = c;
+    }
+    if (cml_fmt(dir, sizeof dir, "%s/%s-%s-out-XXXXXX", o->work_dir, spec->lab, t->id) < 0 ||
+        !mkdtemp(dir)) {
+        snprintf(r->status, sizeof r->status, "error");
+        snprintf(r->detail, sizeof r->detail, "grader error: cannot create a run folder under "
+                 "%.900s (%s): choose a writable --out", o->work_dir, strerror(errno));
+        r->max_score = t->points + t->perf_points;
+        return -1;
+    }
+    if (o->progress)
+        fprintf(o->progress, "[%s] task %s: %d case(s)\n", spec->lab, t->id, t->ncases);
+    lab_run *lr = malloc(sizeof *lr);
+    if (!lr)
+        return -1;
+    run_lab(bin, spec, &cl, dir, o, lr);
+    for (int c = 0; c < t->ncases; c++) {
+        cml_fmt(file, sizeof file, "%s/case%d.bin", dir, c);
+        r->cases_passed += cml_verify_case(t, &t->cases[c], o->seed, file, &lr->rec.cases[c],
+                                           &r->cases[c]) ? 1 : 0;
+    }
+    int cut_short = !lr->rec.done && apply_unfinished(t, lr, spec->timeout_s, r);
+    cml_score_task(r, &lr->rec, ref);
+    if (!lr->rec.done && !cut_short)
+        note_ending(lr, spec->timeout_s, r);
+    r->output_len = lr->proc.output_len;
+    r->output_dropped = lr->proc.output_dropped;
+    cml_proc_result_free(&lr->proc);
+    free(lr);
+    if (!o->keep)
+        cml_rmtree(dir);
+    return 0;
+}
+
+/* Contract in grade.h. */
+int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bin,
+                                const char *ref_bin, const cml_run_opts *o, cml_lab_result *out)
+{
+    double t0 = cml_now();
+    memset(out, 0, sizeof *out);
+    out->spec = spec;
+    out->built = 1;
+    out->ref_built = ref_bin != NULL;
+    out->ntasks = spec->ntasks;
+    cml_run_record *ref = calloc((size_t)spec->ntasks + 1, sizeof *ref);
+    if (!ref || cml_mkdirs(o->work_dir) < 0) {
+        char why[1024];
+        snprintf(why, sizeof why, "grader error: cannot create the run folder %.900s: choose a "
+                 "writable --out", o->work_dir);
+        cml_lab_not_run(spec, "error", why, out);
+        free(ref);
+        return -1;
+    }
+    if (ref_bin) /* else no reference timings: no performance points can be computed */
+        reference_runs(spec, ref_bin, o, out, ref);
+    int rc = 0;
+    for (int t = 0; t < spec->ntasks; t++) {
+        rc |= grade_task(spec, t, student_bin, &ref[t], o, &out->tasks[t]);
+        out->score += out->tasks[t].score;
+        out->max_score += out->tasks[t].max_score;
+    }
+    free(ref);
+    out->wall_s = cml_now() - t0;
+    return rc ? -1 : 0;
+}
+
+/* Contract in grade.h. */
+void cml_lab_not_run(const cml_lab_spec *spec, const char *status, const char *detail,
+                     cml_lab_result *out)
+{
+    out->spec = spec;
+    out->ntasks = spec->ntasks;
+    out->score = out->max_score = 0;
+    for (int t = 0; t < spec->ntasks; t++) {
+        cml_task_result *r = &out->tasks[t];
+        memset(r, 0, sizeof *r);
+        r->spec = &spec->tasks[t];
+        r->max_score = r->spec->points + r->spec->perf_points;
+        snprintf(r->status, sizeof r->status, "%s", status);
+        snprintf(r->detail, sizeof r->detail, "%s", detail);
+        for (int c = 0; c < r->spec->ncases; c++)
+            snprintf(r->cases[c].reason, sizeof r->cases[c].reason, "%s", status);
+        out->max_score += r->max_score;
+    }
+}
+
+/* Contract in grade.h. */
+void cml_lab_result_free(cml_lab_result *r)
+{
+    free(r->build_log);
+    r->build_log = NULL;
+}

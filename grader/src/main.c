@@ -1,0 +1,260 @@
+/* cml-grade: the command line. `grade` grades a submission (docs/ARCHITECTURE.md, "Grading one
+ * submission"); `bench` prints the reference solutions' bandwidth tables on this GPU. */
+#include "build.h"
+#include "grade.h"
+#include "probe.h"
+#include "run.h"
+#include "stage.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BENCH_TIMEOUT_S 600.0
+
+static const char USAGE[] =
+    "usage: cml-grade grade [--submission DIR] [--lab NN] [--seed N] [--out DIR] [--root DIR]\n"
+    "                       [--no-color] [--keep]\n"
+    "       cml-grade bench [--lab NN] [--root DIR]\n"
+    "       cml-grade --help\n"
+    "\n"
+    "grade   build the submission's labs beside pristine harnesses, run them on this GPU, check\n"
+    "        every output on the CPU, time against the reference solution; Score: x/y last.\n"
+    "        Exit status 0 only for full marks.\n"
+    "  --submission DIR  the student's files: a labs/-shaped tree or a flat folder\n"
+    "                    (default: ROOT/labs)\n"
+    "  --lab NN          only the labs whose name starts with NN (e.g. 02)\n"
+    "  --seed N          input seed, to repeat an earlier grading (default: random)\n"
+    "  --out DIR         record.json, results.json, summary.tsv (default: ROOT/build/grade)\n"
+    "  --root DIR        the repository (default: the folder above this program's folder)\n"
+    "  --no-color        no colour even on a terminal\n"
+    "  --keep            keep build folders and outputs under OUT/work\n"
+    "bench   build the reference solutions and print their bandwidth tables on this GPU\n";
+
+typedef struct {
+    const char *submission, *lab, *out, *root;
+    uint64_t seed;
+    int have_seed, no_color, keep;
+} cli;
+
+static int usage_error(const char *fmt, const char *what)
+{
+    fprintf(stderr, "cml-grade: ");
+    fprintf(stderr, fmt, what);
+    fprintf(stderr, "\n(cml-grade --help lists the commands and options)\n");
+    return 2;
+}
+
+/* Parse the options after the command; 0, or the exit status of a usage error. */
+static int parse_options(int argc, char **argv, int bench, cli *c)
+{
+    static const struct option grade_opts[] = {
+        { "submission", 1, 0, 's' }, { "lab", 1, 0, 'l' }, { "seed", 1, 0, 'S' },
+        { "out", 1, 0, 'o' }, { "root", 1, 0, 'r' }, { "no-color", 0, 0, 'n' },
+        { "keep", 0, 0, 'k' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+    static const struct option bench_opts[] = {
+        { "lab", 1, 0, 'l' }, { "root", 1, 0, 'r' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+    int ch;
+    opterr = 0;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "+", bench ? bench_opts : grade_opts, NULL)) != -1) {
+        char *end;
+        switch (ch) {
+        case 's': c->submission = optarg; break;
+        case 'l': c->lab = optarg; break;
+        case 'o': c->out = optarg; break;
+        case 'r': c->root = optarg; break;
+        case 'n': c->no_color = 1; break;
+        case 'k': c->keep = 1; break;
+        case 'h': fputs(USAGE, stdout); return -1;
+        case 'S':
+            errno = 0;
+            c->seed = strtoull(optarg, &end, 0);
+            if (errno || *end || !*optarg || optarg[0] == '-')
+                return usage_error("--seed takes a non-negative integer, not '%s'", optarg);
+            c->have_seed = 1;
+            break;
+        default:
+            return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return usage_error("unexpected argument '%s'", argv[optind]);
+    return 0;
+}
+
+/* A random seed from /dev/urandom (the clock and pid where that fails). */
+static uint64_t random_seed(void)
+{
+    uint64_t s = 0;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || read(fd, &s, sizeof s) != (ssize_t)sizeof s)
+        s = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull ^ (uint64_t)getpid();
+    if (fd >= 0)
+        close(fd);
+    return s & ((1ull << 53) - 1); /* exact as a JSON number too */
+}
+
+/* The terminal report, with the grader's own timing line just before `Score: x/y`. */
+static void print_report(const cml_grading *g, int color, const char *timing)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
+        fputs(timing, stdout);
+        cml_report_terminal(stdout, g, color);
+        return;
+    }
+    cml_report_terminal(mem, g, color);
+    fclose(mem);
+    while (len > 0 && text[len - 1] == '\n')
+        text[--len] = '\0';
+    char *last = strrchr(text, '\n');
+    if (last) {
+        fwrite(text, 1, (size_t)(last - text) + 1, stdout);
+        fprintf(stdout, "%s%s\n", timing, last + 1);
+    } else {
+        fprintf(stdout, "%s%s\n", timing, text);
+    }
+    free(text);
+}
+
+/* Default paths from the repository root. */
+static int resolve_paths(cli *c, char *root, char *sub, char *out)
+{
+    char err[512];
+    if (c->root)
+        snprintf(root, CML_PATH, "%s", c->root);
+    else if (cml_find_root(root, CML_PATH, err, sizeof err) < 0)
+        return usage_error("%s", err);
+    if (cml_fmt(sub, CML_PATH, "%s/labs", root) < 0 ||
+        cml_fmt(out, CML_PATH, "%s/build/grade", root) < 0)
+        return usage_error("repository path too long: %s", root);
+    c->root = root;
+    if (!c->submission) c->submission = sub;
+    if (!c->out) c->out = out;
+    return 0;
+}
+
+/* `cml-grade grade`. */
+static int cmd_grade(cli *c)
+{
+    char root[CML_PATH], sub[CML_PATH], out[CML_PATH], err[1024], timing[160];
+    int rc = resolve_paths(c, root, sub, out);
+    if (rc)
+        return rc;
+    cml_lab_spec *specs = calloc(CML_MAX_LABS, sizeof *specs);
+    cml_grading *g = calloc(1, sizeof *g);
+    int n = specs && g ? cml_load_specs(root, c->lab, specs, CML_MAX_LABS, err, sizeof err) : -1;
+    double build_s = 0;
+    cml_grade_opts o = { root, c->submission, c->out, c->have_seed ? c->seed : random_seed(),
+                         c->keep, stderr, NULL, NULL };
+    if (n <= 0 || cml_grade(&o, specs, n, g, &build_s, err, sizeof err) < 0) {
+        fprintf(stderr, "cml-grade: %s\n", err);
+        rc = 2;
+    } else {
+        snprintf(timing, sizeof timing, "graded %d lab%s in %.1f s (builds %.1f s)\n", g->nlabs,
+                 g->nlabs == 1 ? "" : "s", g->wall_s, build_s);
+        print_report(g, !c->no_color && isatty(1) && !getenv("NO_COLOR"), timing);
+        int full = g->have_gpu && g->max_score > 0 && g->score >= g->max_score - 1e-9;
+        rc = full ? 0 : 1;
+        cml_grading_free(g);
+    }
+    free(specs);
+    free(g);
+    return rc;
+}
+
+/* Build one lab's reference solution (cached) and run it with --bench. 0 when it ran. */
+static int bench_lab(const char *root, const cml_lab_spec *spec, int cc)
+{
+    char work[CML_PATH], cache[CML_PATH], err[1024], how[300];
+    cml_build b = { .spec = spec, .cc = cc, .cache_dir = cache };
+    cml_fmt(work, sizeof work, "%s/build/bench", root);
+    cml_fmt(cache, sizeof cache, "%s/build/cache", root);
+    if (cml_stage(root, spec, CML_SIDE_REFERENCE, NULL, work, b.dir, sizeof b.dir, err,
+                  sizeof err) < 0) {
+        fprintf(stderr, "cml-grade bench: %s: %s\n", spec->lab, err);
+        return -1;
+    }
+    printf("== %s: %s (reference solution)\n", spec->lab, spec->title);
+    fflush(stdout);
+    int rc = -1;
+    if (!cml_build_lab(&b)) {
+        fprintf(stderr, "cml-grade bench: %s: the reference solution did not compile:\n%s\n",
+                spec->lab, b.log ? b.log : "");
+    } else {
+        char *argv[] = { b.bin, "--bench", NULL };
+        cml_proc_result r;
+        cml_run(argv, NULL, b.dir, -1, BENCH_TIMEOUT_S, 1u << 20, &r);
+        fwrite(r.output ? r.output : "", 1, r.output_len, stdout);
+        rc = r.started && !r.timed_out && r.exited && r.exit_code == 0 ? 0 : -1;
+        cml_proc_describe(&r, BENCH_TIMEOUT_S, how, sizeof how);
+        if (rc < 0)
+            fprintf(stderr, "cml-grade bench: %s: the lab binary %s\n", spec->lab, how);
+        cml_proc_result_free(&r);
+    }
+    cml_build_free(&b);
+    cml_rmtree(b.dir);
+    return rc;
+}
+
+/* `cml-grade bench`. */
+static int cmd_bench(cli *c)
+{
+    char root[CML_PATH], sub[CML_PATH], out[CML_PATH], err[1024], cache[CML_PATH];
+    int rc = resolve_paths(c, root, sub, out);
+    if (rc)
+        return rc;
+    cml_lab_spec *specs = calloc(CML_MAX_LABS, sizeof *specs);
+    cml_probe_result *p = calloc(1, sizeof *p);
+    int n = specs && p ? cml_load_specs(root, c->lab, specs, CML_MAX_LABS, err, sizeof err) : -1;
+    if (n <= 0) {
+        fprintf(stderr, "cml-grade bench: %s\n", err);
+        rc = 2;
+    } else {
+        cml_fmt(cache, sizeof cache, "%s/build/cache", root);
+        cml_probe(root, cache, p);
+        if (!p->have_gpu) {
+            fprintf(stderr, "cml-grade bench: no GPU found (%s): the bench tables need one; "
+                    "nothing was run.\n", p->reason);
+            rc = 2;
+        }
+    }
+    if (rc == 0) {
+        printf("GPU: %s (sm_%d, %d SMs)\n", p->rec.device_name, p->rec.cc, p->rec.sms);
+        for (int i = 0; i < n; i++)
+            rc |= bench_lab(root, &specs[i], p->rec.cc) < 0;
+    }
+    free(specs);
+    free(p);
+    return rc;
+}
+
+/* Dispatch the command. */
+int main(int argc, char **argv)
+{
+    cli c = { 0 };
+    if (argc < 2)
+        return usage_error("%s", "no command given: use grade or bench");
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        fputs(USAGE, stdout);
+        return 0;
+    }
+    int bench = strcmp(argv[1], "bench") == 0;
+    if (!bench && strcmp(argv[1], "grade") != 0)
+        return usage_error("unknown command '%s': use grade or bench", argv[1]);
+    int rc = parse_options(argc - 1, argv + 1, bench, &c);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    cml_run_kill_children_on_signals();
+    return bench ? cmd_bench(&c) : cmd_grade(&c);
+}

@@ -1,0 +1,160 @@
+/* Finding and running nvcc, and the build cache (see build.h). */
+#include "build.h"
+#include "run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int is_executable(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* Search PATH for `name`. */
+static int on_path(const char *name, char *path, size_t len)
+{
+    const char *p = getenv("PATH");
+    while (p && *p) {
+        size_t n = strcspn(p, ":");
+        if (n > 0 && snprintf(path, len, "%.*s/%s", (int)n, p, name) < (int)len &&
+            is_executable(path))
+            return 1;
+        p += n + (p[n] == ':');
+    }
+    return 0;
+}
+
+/* Contract in build.h. */
+int cml_find_nvcc(char *path, size_t len, char *err, size_t errlen)
+{
+    const char *env = getenv("NVCC");
+    if (env && *env) {
+        if ((strchr(env, '/') ? cml_fmt(path, len, "%s", env) == 0 && is_executable(path)
+                              : on_path(env, path, len)))
+            return 0;
+        snprintf(err, errlen, "NVCC=%s is not an executable file: point NVCC at nvcc, e.g. "
+                 "NVCC=/usr/local/cuda/bin/nvcc", env);
+        return -1;
+    }
+    if (on_path("nvcc", path, len))
+        return 0;
+    if (cml_fmt(path, len, "/usr/local/cuda/bin/nvcc") == 0 && is_executable(path))
+        return 0;
+    snprintf(err, errlen, "nvcc not found (not in $NVCC, not on PATH, not at "
+             "/usr/local/cuda/bin/nvcc): install the CUDA toolkit or set NVCC=/path/to/nvcc");
+    return -1;
+}
+
+/* Contract in build.h. */
+int cml_default_cc(void)
+{
+    const char *env = getenv("CUDA_ARCH");
+    int cc = env ? atoi(env) : 0;
+    return cc >= 50 ? cc : 90;
+}
+
+/* Output plus, where the run did not end cleanly, why. */
+static char *make_log(const cml_proc_result *r, double timeout_s)
+{
+    char how[600] = "", more[96] = "";
+    if (!r->started || r->timed_out || r->signaled)
+        cml_proc_describe(r, timeout_s, how, sizeof how);
+    if (r->output_dropped)
+        snprintf(more, sizeof more, "\n[... %zu more bytes of compiler output not shown]",
+                 r->output_dropped);
+    char *log = NULL;
+    if (asprintf(&log, "%s%s%s%s", r->output ? r->output : "", more, how[0] ? "\nnvcc " : "",
+                 how) < 0)
+        log = NULL;
+    return log;
+}
+
+/* Contract in build.h. */
+int cml_nvcc(char *const args[], const char *cwd, double timeout_s, char **log)
+{
+    char nvcc[CML_PATH], err[512];
+    *log = NULL;
+    if (cml_find_nvcc(nvcc, sizeof nvcc, err, sizeof err) < 0) {
+        *log = strdup(err);
+        return -1;
+    }
+    size_t n = 0;
+    while (args[n]) n++;
+    char **argv = calloc(n + 2, sizeof *argv);
+    if (!argv) {
+        *log = strdup("out of memory starting nvcc");
+        return -1;
+    }
+    argv[0] = nvcc;
+    memcpy(argv + 1, args, n * sizeof *args);
+    cml_proc_result r;
+    cml_run(argv, NULL, cwd, -1, timeout_s, CML_BUILD_LOG_CAP, &r);
+    free(argv);
+    *log = make_log(&r, timeout_s);
+    int ok = r.started && !r.timed_out && r.exited && r.exit_code == 0;
+    cml_proc_result_free(&r);
+    return ok ? 0 : -1;
+}
+
+/* Contract in build.h. */
+void cml_nvcc_version(char *buf, size_t len)
+{
+    char *const args[] = { "--version", NULL };
+    char *log = NULL;
+    snprintf(buf, len, "unknown");
+    if (cml_nvcc(args, NULL, 30, &log) == 0 && log) {
+        const char *v = strstr(log, ", V");
+        if (v)
+            snprintf(buf, len, "%.*s", (int)strcspn(v + 3, " \n"), v + 3);
+    }
+    free(log);
+}
+
+/* Contract in build.h. */
+int cml_cache_lookup(const char *cache_dir, const char *name, uint64_t hash, const char *file,
+                     char *path, size_t len)
+{
+    if (cml_fmt(path, len, "%s/%s-%016llx/%s", cache_dir, name, (unsigned long long)hash,
+                file) < 0)
+        return 0;
+    return is_executable(path);
+}
+
+/* Contract in build.h. */
+int cml_cache_store(const char *built, const char *cached)
+{
+    char dir[CML_PATH], tmp[CML_PATH] = "";
+    size_t size = 0;
+    if (cml_fmt(dir, sizeof dir, "%s", cached) < 0 || !strrchr(dir, '/'))
+        return -1;
+    *strrchr(dir, '/') = '\0';
+    char *data = cml_read_text(built, (size_t)1 << 30, &size);
+    int rc = -1;
+    if (data && cml_mkdirs(dir) == 0 &&
+        cml_fmt(tmp, sizeof tmp, "%s.tmp%ld", cached, (long)gettid()) == 0 &&
+        cml_write_file(tmp, data, size) == 0 && chmod(tmp, 0755) == 0)
+        rc = rename(tmp, cached);
+    if (rc < 0 && tmp[0])
+        unlink(tmp);
+    free(data);
+    return rc;
+}
+
+/* Contract in build.h. */
+uint64_t cml_hash_file(uint64_t h, const char *path)
+{
+    size_t n = 0;
+    char *data = cml_read_text(path, (size_t)64 << 20, &n);
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    h = cml_fnv1a(h, base, strlen(base) + 1);
+    h = cml_fnv1a(h, &n, sizeof n);
+    if (data)
+        h = cml_fnv1a(h, data, n);
+    free(data);
+    return h;
+}

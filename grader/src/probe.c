@@ -1,0 +1,118 @@
+/* Probe: build common/probe.cu once per nvcc and source version (cached, default nvcc
+ * architecture so that it runs, through the driver's JIT, on any GPU), run it, read its
+ * records. */
+#include "probe.h"
+#include "build.h"
+#include "run.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Hash of nvcc's path and every file of root/common (probe.cu includes some). */
+static uint64_t probe_hash(const char *root)
+{
+    char nvcc[CML_PATH] = "", err[256], dir[CML_PATH], path[CML_PATH];
+    cml_find_nvcc(nvcc, sizeof nvcc, err, sizeof err);
+    uint64_t h = cml_hash_file(cml_fnv1a(CML_FNV_INIT, nvcc, strlen(nvcc)), nvcc);
+    struct dirent **list = NULL;
+    int n = cml_fmt(dir, sizeof dir, "%s/common", root) == 0
+            ? scandir(dir, &list, NULL, alphasort) : -1;
+    for (int i = 0; i < n; i++) {
+        if (list[i]->d_name[0] != '.' &&
+            cml_fmt(path, sizeof path, "%s/%s", dir, list[i]->d_name) == 0)
+            h = cml_hash_file(h, path);
+        free(list[i]);
+    }
+    free(list);
+    return h;
+}
+
+/* The probe binary's path in the cache, built if missing. 0 on success; -1 with a reason. */
+static int probe_binary(const char *root, const char *cache_dir, char *bin, size_t len,
+                        char *reason, size_t rlen)
+{
+    char src[CML_PATH], inc[CML_PATH], tmp[CML_PATH];
+    uint64_t h = probe_hash(root);
+    if (cml_cache_lookup(cache_dir, "probe", h, "probe", bin, len))
+        return 0;
+    if (cml_fmt(src, sizeof src, "%s/common/probe.cu", root) < 0 ||
+        cml_fmt(inc, sizeof inc, "-I%s/common", root) < 0 ||
+        cml_fmt(tmp, sizeof tmp, "%s.tmp%ld", bin, (long)getpid()) < 0) {
+        snprintf(reason, rlen, "path too long building the GPU probe: use a shorter --root");
+        return -1;
+    }
+    char dir[CML_PATH];
+    snprintf(dir, sizeof dir, "%s", bin);
+    *strrchr(dir, '/') = '\0';
+    char *const args[] = { "-O2", "-std=c++17", inc, "-o", tmp, src, NULL };
+    char *log = NULL;
+    int rc = cml_mkdirs(dir) == 0 ? cml_nvcc(args, dir, CML_BUILD_TIMEOUT_S, &log) : -1;
+    if (rc == 0)
+        rc = rename(tmp, bin);
+    if (rc < 0)
+        snprintf(reason, rlen, "could not build the GPU probe common/probe.cu: %.200s",
+                 log ? log : "cannot create the cache folder");
+    free(log);
+    unlink(tmp);
+    return rc;
+}
+
+/* Run the probe and read its records into p. */
+static void run_probe(const char *bin, cml_probe_result *p)
+{
+    char *argv[] = { (char *)bin, NULL }, how[300], tail[200];
+    cml_proc_result r;
+    int fd = cml_result_fd_open();
+    if (fd < 0) {
+        snprintf(p->reason, sizeof p->reason, "cannot create a result file for the GPU probe");
+        return;
+    }
+    cml_run(argv, NULL, NULL, fd, CML_PROBE_TIMEOUT_S, 16u << 10, &r);
+    size_t len = 0;
+    char *text = cml_result_fd_read(fd, &len);
+    close(fd);
+    if (text)
+        cml_records_parse(text, len, &p->rec, NULL);
+    free(text);
+    cml_proc_describe(&r, CML_PROBE_TIMEOUT_S, how, sizeof how);
+    cml_proc_tail(&r, 120, tail, sizeof tail);
+    if (p->rec.nodevice)
+        snprintf(p->reason, sizeof p->reason, "%s", p->rec.nodevice_msg);
+    else if (p->rec.cc > 0)
+        p->have_gpu = 1;
+    else
+        snprintf(p->reason, sizeof p->reason, "the GPU probe %.80s without naming a device%s%.120s",
+                 how, tail[0] ? "; it said: " : "", tail);
+    cml_proc_result_free(&r);
+}
+
+/* Contract in probe.h. */
+void cml_probe(const char *root, const char *cache_dir, cml_probe_result *p)
+{
+    memset(p, 0, sizeof *p);
+    const char *fake = getenv("CML_FAKE_GPU");
+    if (fake && strcmp(fake, "0") == 0) {
+        snprintf(p->reason, sizeof p->reason, "CML_FAKE_GPU=0 is set (GPU use turned off)");
+        return;
+    }
+    char bin[CML_PATH];
+    if (probe_binary(root, cache_dir, bin, sizeof bin, p->reason, sizeof p->reason) == 0)
+        run_probe(bin, p);
+}
+
+/* Contract in probe.h. */
+void cml_probe_fill(const cml_probe_result *p, cml_grading *g)
+{
+    g->have_gpu = p->have_gpu;
+    snprintf(g->no_gpu_reason, sizeof g->no_gpu_reason, "%s", p->have_gpu ? "" : p->reason);
+    snprintf(g->gpu_name, sizeof g->gpu_name, "%s", p->rec.device_name); /* spaces restored */
+    g->cc = p->rec.cc;
+    g->sms = p->rec.sms;
+    g->driver = p->rec.driver;
+    g->runtime = p->rec.runtime;
+    g->l2_bytes = p->rec.l2_bytes;
+    g->mem_bytes = p->rec.mem_bytes;
+}

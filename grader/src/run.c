@@ -1,0 +1,299 @@
+/* The sandbox: run one program in its own process group with rlimits CUDA tolerates,
+ * stdout+stderr captured up to a cap (the rest drained and counted), an optional result
+ * descriptor passed under its own number, and a wall-clock timeout that kills the group. */
+#include "run.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define FSIZE_LIMIT (8ull << 30) /* no single file written by a lab beyond 8 GiB */
+#define NOFILE_LIMIT 1024        /* CUDA needs ~64; 1024 is the usual default */
+#define CHUNK 65536
+
+/* Process groups being waited on, for the interrupt handler; 0 = free slot. */
+#define MAX_ACTIVE 64
+static _Atomic int active_pgids[MAX_ACTIVE];
+
+static void track(pid_t pid, int on)
+{
+    for (int i = 0; i < MAX_ACTIVE; i++) {
+        int want = on ? 0 : pid;
+        if (atomic_compare_exchange_strong(&active_pgids[i], &want, on ? pid : 0))
+            return;
+    }
+}
+
+static void kill_children_and_die(int sig)
+{
+    for (int i = 0; i < MAX_ACTIVE; i++) {
+        int pgid = atomic_load(&active_pgids[i]);
+        if (pgid > 0)
+            kill(-pgid, SIGKILL);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Contract in run.h. */
+void cml_run_kill_children_on_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = kill_children_and_die;
+    sigemptyset(&sa.sa_mask);
+    int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
+/* What the child needs, prepared before fork (the child may only call async-signal-safe
+ * functions: the grader builds in several threads at once). */
+typedef struct {
+    char *const *argv;
+    char **envp;
+    const char *cwd;
+    int devnull, out_w, err_w, result_fd;
+} child_plan;
+
+static void lower_limit(int resource, rlim_t value)
+{
+    struct rlimit r;
+    if (getrlimit(resource, &r) < 0)
+        return;
+    if (r.rlim_max == RLIM_INFINITY || r.rlim_max > value)
+        r.rlim_max = value;
+    if (r.rlim_cur == RLIM_INFINITY || r.rlim_cur > r.rlim_max)
+        r.rlim_cur = r.rlim_max;
+    setrlimit(resource, &r);
+}
+
+static void cloexec_from_3(void)
+{
+#ifdef CLOSE_RANGE_CLOEXEC
+    if (close_range(3, ~0u, CLOSE_RANGE_CLOEXEC) == 0)
+        return;
+#endif
+    long max = sysconf(_SC_OPEN_MAX);
+    if (max < 0 || max > 65536)
+        max = 65536;
+    for (int fd = 3; fd < max; fd++)
+        fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
+
+static _Noreturn void child_fail(int err_w)
+{
+    int e = errno;
+    ssize_t ignored = write(err_w, &e, sizeof e);
+    (void)ignored;
+    _exit(127);
+}
+
+/* In the child: new group, limits, descriptors, folder, exec. Never returns. */
+static _Noreturn void child_exec(const child_plan *p)
+{
+    setpgid(0, 0);
+    lower_limit(RLIMIT_NOFILE, NOFILE_LIMIT);
+    lower_limit(RLIMIT_CORE, 0);
+    lower_limit(RLIMIT_FSIZE, FSIZE_LIMIT);
+    if (dup2(p->devnull, 0) < 0 || dup2(p->out_w, 1) < 0 || dup2(p->out_w, 2) < 0)
+        child_fail(p->err_w);
+    cloexec_from_3();
+    if (p->result_fd >= 0 && fcntl(p->result_fd, F_SETFD, 0) < 0)
+        child_fail(p->err_w);
+    if (p->cwd && chdir(p->cwd) < 0)
+        child_fail(p->err_w);
+    execve(p->argv[0], p->argv, p->envp);
+    child_fail(p->err_w);
+}
+
+/* Captured output: the first `cap` bytes kept, the rest counted. */
+typedef struct {
+    char *buf;
+    size_t len, alloc, cap, dropped;
+} capture;
+
+static void capture_bytes(capture *c, const char *data, size_t n)
+{
+    size_t keep = c->cap - c->len < n ? c->cap - c->len : n;
+    if (keep > 0 && c->len + keep > c->alloc) {
+        size_t want = c->alloc ? c->alloc : 4096;
+        while (want < c->len + keep) want *= 2;
+        if (want > c->cap) want = c->cap;
+        char *grown = realloc(c->buf, want + 1);
+        if (!grown) keep = 0; else { c->buf = grown; c->alloc = want; }
+    }
+    memcpy(c->buf + c->len, data, keep);
+    c->len += keep;
+    c->dropped += n - keep;
+}
+
+/* Read what is there; 0 on end of file, 1 when more may come. */
+static int read_some(int fd, capture *c)
+{
+    char chunk[CHUNK];
+    ssize_t got = read(fd, chunk, sizeof chunk);
+    if (got < 0)
+        return errno == EINTR || errno == EAGAIN ? 1 : 0;
+    if (got == 0)
+        return 0;
+    capture_bytes(c, chunk, (size_t)got);
+    return 1;
+}
+
+static int child_has_exited(pid_t pid)
+{
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+        return errno != EINTR;
+    return si.si_pid == pid;
+}
+
+static int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    return -1;
+#endif
+}
+
+/* Poll the output pipe (and the child's pidfd) until the child exits or the deadline.
+ * Returns 1 when the deadline passed. The child is left unreaped (a zombie holds its pgid). */
+static int watch(pid_t pid, int out_r, double deadline, capture *c)
+{
+    int pidfd = open_pidfd(pid), pipe_open = 1, timed_out = 0;
+    for (;;) {
+        if (child_has_exited(pid))
+            break;
+        double left = deadline - cml_now();
+        if (left <= 0) { timed_out = 1; break; }
+        int ms = left > 3600 ? 3600000 : (int)(left * 1000) + 1;
+        if (pidfd < 0 && ms > 20)
+            ms = 20; /* no pidfd: look at the child every 20 ms */
+        struct pollfd fds[2] = { { pipe_open ? out_r : -1, POLLIN, 0 }, { pidfd, POLLIN, 0 } };
+        if (poll(fds, 2, ms) > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
+            pipe_open = read_some(out_r, c);
+    }
+    if (pidfd >= 0)
+        close(pidfd);
+    return timed_out;
+}
+
+/* Kill the group (stray grandchildren too), keep what is left in the pipe, reap. */
+static void finish(pid_t pid, int out_r, capture *c, int *status)
+{
+    kill(-pid, SIGKILL);
+    fcntl(out_r, F_SETFL, O_NONBLOCK);
+    char chunk[CHUNK];
+    ssize_t got;
+    while ((got = read(out_r, chunk, sizeof chunk)) > 0 || (got < 0 && errno == EINTR))
+        if (got > 0)
+            capture_bytes(c, chunk, (size_t)got);
+    while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+        ;
+}
+
+static int start_failed(cml_proc_result *out, const char *what, const char *argv0, int err)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, "could not start %s: %s failed (%s)", argv0, what, strerror(err));
+    out->output = strdup(msg);
+    out->output_len = out->output ? strlen(msg) : 0;
+    return -1;
+}
+
+/* Fork, exec, and wait for the child started from plan p. */
+static int run_child(child_plan *p, int out_r, int err_r, double timeout_s, size_t cap,
+                     cml_proc_result *out)
+{
+    double t0 = cml_now();
+    pid_t pid = fork();
+    if (pid < 0)
+        return start_failed(out, "fork", p->argv[0], errno);
+    if (pid == 0)
+        child_exec(p);
+    setpgid(pid, pid); /* also here, so kill(-pid) works even before the child ran */
+    track(pid, 1);
+    close(p->out_w);
+    close(p->err_w);
+    p->out_w = p->err_w = -1;
+    int exec_errno = 0, status = 0;
+    ssize_t got;
+    while ((got = read(err_r, &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR)
+        ;
+    capture c = { NULL, 0, 0, cap, 0 };
+    if (got == (ssize_t)sizeof exec_errno) {
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        track(pid, 0);
+        return start_failed(out, "exec", p->argv[0], exec_errno);
+    }
+    out->started = 1;
+    out->timed_out = watch(pid, out_r, t0 + timeout_s, &c);
+    finish(pid, out_r, &c, &status);
+    track(pid, 0);
+    out->wall_s = cml_now() - t0;
+    out->exited = WIFEXITED(status);
+    out->exit_code = out->exited ? WEXITSTATUS(status) : 0;
+    out->signaled = WIFSIGNALED(status);
+    out->signal = out->signaled ? WTERMSIG(status) : 0;
+    out->output = c.buf ? c.buf : malloc(1);
+    if (out->output)
+        out->output[c.len] = '\0';
+    out->output_len = c.len;
+    out->output_dropped = c.dropped;
+    return 0;
+}
+
+/* Contract in cml.h. Returns 0 when the program started (however it ended), -1 when it
+ * could not be started: then out->started is 0 and out->output says why. */
+int cml_run(char *const argv[], char *const extra_env[], const char *cwd, int result_fd,
+            double timeout_s, size_t output_cap, cml_proc_result *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!argv || !argv[0] || (result_fd >= 0 && result_fd <= 2))
+        return start_failed(out, "argument check", argv && argv[0] ? argv[0] : "(none)", EINVAL);
+    char result_entry[48];
+    snprintf(result_entry, sizeof result_entry, "CML_RESULT_FD=%d", result_fd);
+    char **envp = cml_child_env(extra_env, result_fd >= 0 ? result_entry : NULL);
+    int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    int rc;
+    if (!envp || devnull < 0 || pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
+        rc = start_failed(out, "setting up pipes", argv[0], envp ? errno : ENOMEM);
+    } else {
+        child_plan p = { argv, envp, cwd, devnull, outp[1], errp[1], result_fd };
+        rc = run_child(&p, outp[0], errp[0], timeout_s, output_cap, out);
+        outp[1] = p.out_w;
+        errp[1] = p.err_w;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (outp[i] >= 0) close(outp[i]);
+        if (errp[i] >= 0) close(errp[i]);
+    }
+    if (devnull >= 0)
+        close(devnull);
+    free(envp);
+    return rc;
+}
+
+/* Free the captured output. */
+void cml_proc_result_free(cml_proc_result *r)
+{
+    free(r->output);
+    r->output = NULL;
+    r->output_len = 0;
+}

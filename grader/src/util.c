@@ -1,0 +1,163 @@
+/* Small helpers shared by the pipeline's steps (see util.h). */
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Monotonic seconds. */
+double cml_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* snprintf that reports truncation as an error. */
+int cml_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= len) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return 0;
+}
+
+/* Read at most max bytes of a file into a NUL-terminated heap string. */
+char *cml_read_text(const char *path, size_t max, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf && n < max) {
+        if (n == cap) {
+            cap = cap * 2 > max ? max : cap * 2;
+            char *grown = realloc(buf, cap + 1);
+            if (!grown) { free(buf); buf = NULL; break; }
+            buf = grown;
+        }
+        ssize_t got = read(fd, buf + n, (cap < max ? cap : max) - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) { int e = errno; free(buf); close(fd); errno = e; return NULL; }
+        if (got == 0)
+            break;
+        n += (size_t)got;
+    }
+    close(fd);
+    if (!buf) { errno = ENOMEM; return NULL; }
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}
+
+/* Write a whole file. */
+int cml_write_file(const char *path, const void *data, size_t len)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -1;
+    const char *p = data;
+    while (len > 0) {
+        ssize_t put = write(fd, p, len);
+        if (put < 0 && errno == EINTR)
+            continue;
+        if (put < 0) { int e = errno; close(fd); errno = e; return -1; }
+        p += put;
+        len -= (size_t)put;
+    }
+    return close(fd);
+}
+
+/* mkdir -p. */
+int cml_mkdirs(const char *path)
+{
+    char buf[CML_PATH];
+    if (cml_fmt(buf, sizeof buf, "%s", path) < 0)
+        return -1;
+    for (char *p = buf + 1; ; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char c = *p;
+        *p = '\0';
+        if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+            return -1;
+        *p = c;
+        if (c == '\0')
+            break;
+    }
+    return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st; (void)flag; (void)ftw;
+    return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+/* rm -rf, depth first, never following links. */
+int cml_rmtree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) < 0)
+        return errno == ENOENT ? 0 : -1;
+    return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* FNV-1a, 64 bits. */
+uint64_t cml_fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* The root is the parent of the folder that holds the running executable. */
+int cml_find_root(char *buf, size_t len, char *err, size_t errlen)
+{
+    char exe[CML_PATH];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        snprintf(err, errlen, "cannot read /proc/self/exe (%s): pass --root DIR, the repository's "
+                 "top folder", strerror(errno));
+        return -1;
+    }
+    exe[n] = '\0';
+    for (int up = 0; up < 2; up++) {
+        char *slash = strrchr(exe, '/');
+        if (!slash || slash == exe) {
+            snprintf(err, errlen, "cannot find the repository root above %s: pass --root DIR", exe);
+            return -1;
+        }
+        *slash = '\0';
+    }
+    if (cml_fmt(buf, len, "%s", exe) < 0) {
+        snprintf(err, errlen, "repository path too long: %s", exe);
+        return -1;
+    }
+    return 0;
+}
+
+/* Online CPUs. */
+int cml_ncpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : (int)n;
+}

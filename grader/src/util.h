@@ -1,0 +1,42 @@
+/* Small helpers the pipeline's steps share: clocks, whole-file reads and writes, folders,
+ * hashing and finding the repository root. No policy lives here. */
+#ifndef CML_UTIL_H
+#define CML_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CML_PATH 4096
+
+/* Seconds on a monotonic clock (for durations only). */
+double cml_now(void);
+
+/* snprintf into buf; -1 (errno ENAMETOOLONG) when the result does not fit. */
+int cml_fmt(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The whole file as a malloc'd NUL-terminated string of at most `max` bytes (the rest is
+ * ignored); *len gets the length when len is non-NULL. NULL with errno set on failure. */
+char *cml_read_text(const char *path, size_t max, size_t *len);
+
+/* Create (or truncate) `path` and write `len` bytes. 0 on success, -1 with errno. */
+int cml_write_file(const char *path, const void *data, size_t len);
+
+/* mkdir -p with mode 0755. 0 on success (also when it exists), -1 with errno. */
+int cml_mkdirs(const char *path);
+
+/* rm -rf without following symbolic links. 0 on success or when absent, -1 with errno. */
+int cml_rmtree(const char *path);
+
+/* FNV-1a 64-bit over n bytes, continuing from h (start with CML_FNV_INIT). */
+#define CML_FNV_INIT 0xcbf29ce484222325ull
+uint64_t cml_fnv1a(uint64_t h, const void *p, size_t n);
+
+/* The repository root: two folders above the running executable (build/cml-grade or
+ * build/check_tests). 0 on success, -1 with a message in err. */
+int cml_find_root(char *buf, size_t len, char *err, size_t errlen);
+
+/* Number of online CPUs, at least 1. */
+int cml_ncpus(void);
+
+#endif /* CML_UTIL_H */

@@ -1,0 +1,33 @@
+/* The test runner: every suite of tests/suites.h. The GPU suite is added only when the probe
+ * (run in a child process: the runner never touches CUDA) finds a GPU; otherwise its tests are
+ * counted as skipped, never as passed. Last lines: Check's summary, the GPU skip line if any,
+ * then "N passed, N failed, N skipped". Set CK_RUN_SUITE=run (etc.) to run one suite. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "suites.h"
+
+int main(void)
+{
+    char reason[256] = "";
+    const char *only = getenv("CK_RUN_SUITE");
+    int want_gpu = !only || strcmp(only, "gpu") == 0;
+    int gpu = want_gpu && gpu_present(reason, sizeof reason);
+    Suite *(*const suites[])(void) = { spec_suite, records_suite, verify_suite, score_suite,
+                                       report_suite, run_suite, pipeline_suite, build_suite };
+    SRunner *sr = srunner_create(NULL);
+    for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)
+        srunner_add_suite(sr, suites[i]());
+    if (gpu)
+        srunner_add_suite(sr, gpu_suite());
+    srunner_run_all(sr, CK_ENV);
+    int run = srunner_ntests_run(sr), failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    int skipped = want_gpu && !gpu ? gpu_test_count() : 0;
+    if (skipped)
+        printf("GPU tests: %d skipped (no GPU: %s)\n", skipped, reason);
+    printf("%d passed, %d failed, %d skipped\n", run - failed, failed, skipped);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,216 @@
+/* A fake lab binary in plain C: speaks the lab protocol (docs/ARCHITECTURE.md) exactly like a
+ * real one, so the grader's pipeline can be tested on a machine without a GPU. It computes the
+ * right outputs with common/cml_rand.h, then misbehaves as told:
+ *   FAKE_MODE  right wrong nan nothing short todo crash hang flood exit3 slow cudaerror
+ *              (default right; cudaerror: an error record, then exit 1 as the harness does)
+ *   FAKE_TASK  the task that misbehaves (default: every task)
+ *   FAKE_CHECKS  "1.1=copy,1.2=transpose,2.1=gather" (default: rows/cols -> transpose,
+ *              offset/stride -> gather, else copy)
+ *   FAKE_REF_MS  the time every case reports (default 2); `slow` reports 3 times that
+ * A run with --no-output (how the grader runs the reference) always behaves. With no --case it
+ * acts as the probe: hello, device, done. */
+#include <math.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cml_rand.h"
+
+typedef struct {
+    char task[16], text[160];
+    uint64_t n, rows, cols, offset, stride;
+    int timed;
+} fake_case;
+
+static FILE *results; /* CML_RESULT_FD, or NULL */
+
+static void record(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void record(const char *fmt, ...)
+{
+    if (!results)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(results, fmt, ap);
+    va_end(ap);
+    fputc('\n', results);
+    fflush(results);
+}
+
+/* "1.1,n=4097,time" into c. */
+static void parse_case(const char *spec, fake_case *c)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->text, sizeof c->text, "%s", spec);
+    char buf[160];
+    snprintf(buf, sizeof buf, "%s", spec);
+    char *save = NULL, *item = strtok_r(buf, ",", &save);
+    snprintf(c->task, sizeof c->task, "%s", item ? item : "?");
+    while ((item = strtok_r(NULL, ",", &save))) {
+        char *eq = strchr(item, '=');
+        uint64_t v = eq ? strtoull(eq + 1, NULL, 10) : 0;
+        if (strcmp(item, "time") == 0) c->timed = 1;
+        else if (strncmp(item, "n=", 2) == 0) c->n = v;
+        else if (strncmp(item, "rows=", 5) == 0) c->rows = v;
+        else if (strncmp(item, "cols=", 5) == 0) c->cols = v;
+        else if (strncmp(item, "offset=", 7) == 0) c->offset = v;
+        else if (strncmp(item, "stride=", 7) == 0) c->stride = v;
+    }
+}
+
+/* The check a task uses: from FAKE_CHECKS, else guessed from the case's keys. */
+static const char *check_of(const fake_case *c)
+{
+    const char *map = getenv("FAKE_CHECKS");
+    size_t tl = strlen(c->task);
+    for (const char *p = map; p && *p; p += strcspn(p, ","), p += (*p == ','))
+        if (strncmp(p, c->task, tl) == 0 && p[tl] == '=') {
+            static char name[32];
+            snprintf(name, sizeof name, "%.*s", (int)strcspn(p + tl + 1, ","), p + tl + 1);
+            return name;
+        }
+    if (c->rows || c->cols)
+        return "transpose";
+    return c->offset || c->stride ? "gather" : "copy";
+}
+
+/* Expected output element i of case c. */
+static float expect(const fake_case *c, uint64_t seed, uint64_t i)
+{
+    const char *chk = check_of(c);
+    if (strcmp(chk, "transpose") == 0) /* out[col*rows + row] = in[row*cols + col] */
+        return cml_rand_f32(seed, 0, (i % c->rows) * c->cols + i / c->rows);
+    if (strcmp(chk, "copy") == 0)
+        return cml_rand_f32(seed, 0, i);
+    return cml_rand_f32(seed, 0, c->offset + i * (c->stride ? c->stride : 1)); /* gather */
+}
+
+static uint64_t out_elems(const fake_case *c)
+{
+    return strcmp(check_of(c), "transpose") == 0 ? c->rows * c->cols : c->n;
+}
+
+/* Write DIR/case<k>.bin, spoiled as the mode says (wrong, nan, short). */
+static int write_output(const char *dir, int k, const fake_case *c, uint64_t seed,
+                        const char *mode)
+{
+    uint64_t n = out_elems(c), keep = strcmp(mode, "short") == 0 ? n / 2 : n;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/case%d.bin", dir, k);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    for (uint64_t i = 0; i < keep; i++) {
+        float v = expect(c, seed, i);
+        if (i == n / 2 && strcmp(mode, "wrong") == 0)
+            v = nextafterf(v, INFINITY);
+        if (i == 0 && strcmp(mode, "nan") == 0)
+            v = NAN;
+        fwrite(&v, sizeof v, 1, f);
+    }
+    return fclose(f);
+}
+
+/* Misbehaviours that end or stall the run before case k is reported. */
+static void stop_if_told(const char *mode, int k, int ncases)
+{
+    if (strcmp(mode, "crash") == 0 && (k >= 1 || ncases == 1)) /* after one case if it can */
+        raise(SIGSEGV);
+    if (strcmp(mode, "hang") == 0)
+        for (;;)
+            pause();
+    if (strcmp(mode, "exit3") == 0)
+        exit(3);
+}
+
+/* What the harness does after a sticky CUDA error: report the case, exit 1 without `done`. */
+static void cuda_error_exit(int k, const char *task)
+{
+    record("case k=%d task=%s status=error msg=CUDA error an illegal memory access was "
+           "encountered (cudaErrorIllegalAddress) at fake.cu:1", k, task);
+    exit(1);
+}
+
+/* One case: its output, its case record, its time record. */
+static void run_case(int k, int ncases, const fake_case *c, uint64_t seed, const char *dir,
+                     const char *mode, double ref_ms)
+{
+    stop_if_told(mode, k, ncases);
+    if (strcmp(mode, "cudaerror") == 0)
+        cuda_error_exit(k, c->task);
+    if (strcmp(mode, "todo") == 0) {
+        record("case k=%d task=%s status=todo msg=write the fake kernel", k, c->task);
+        record("todo task=%s msg=write the fake kernel", c->task);
+        return;
+    }
+    uint64_t n = out_elems(c);
+    if (dir && strcmp(mode, "nothing") != 0 && write_output(dir, k, c, seed, mode) != 0) {
+        record("case k=%d task=%s status=error msg=cannot write the output file", k, c->task);
+        return;
+    }
+    record("case k=%d task=%s status=ok elems=%llu elem_bytes=4 file=case%d.bin", k, c->task,
+           (unsigned long long)n, k);
+    if (c->timed) {
+        double ms = strcmp(mode, "slow") == 0 ? 3 * ref_ms : ref_ms;
+        record("time k=%d task=%s ms=%.4f host_ms=%.4f reps=15 spread=0.001 bytes=%llu", k,
+               c->task, ms, ms, (unsigned long long)(2 * n * 4));
+    }
+}
+
+/* The mode for task `task`: FAKE_MODE when FAKE_TASK names it (or is unset), else right. */
+static const char *mode_for(const char *task, int reference)
+{
+    const char *mode = getenv("FAKE_MODE"), *which = getenv("FAKE_TASK");
+    if (reference || !mode || (which && *which && strcmp(which, task) != 0))
+        return "right";
+    return mode;
+}
+
+static void flood_stdout(void)
+{
+    static char block[1 << 16];
+    memset(block, 'x', sizeof block);
+    for (int i = 0; i < 1600; i++) /* 1600 * 64 KiB: about 100 MB */
+        if (fwrite(block, 1, sizeof block, stdout) != sizeof block)
+            break;
+    fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+    const char *fd = getenv("CML_RESULT_FD"), *dir = NULL, *ms_env = getenv("FAKE_REF_MS");
+    uint64_t seed = 0;
+    int no_output = 0, ncases = 0;
+    const char *cases[64];
+    results = fd ? fdopen(atoi(fd), "w") : NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
+        else if (strcmp(argv[i], "--out-dir") == 0 && i + 1 < argc) dir = argv[++i];
+        else if (strcmp(argv[i], "--case") == 0 && i + 1 < argc && ncases < 64)
+            cases[ncases++] = argv[++i];
+        else if (strcmp(argv[i], "--no-output") == 0) no_output = 1;
+        else if (strcmp(argv[i], "--bench") == 0) { puts("fake bench: 1.0 GB/s"); return 0; }
+        else { fprintf(stderr, "fake_lab: unknown argument %s\n", argv[i]); return 2; }
+    }
+    record("hello protocol=1 lab=%s", ncases ? (getenv("FAKE_LAB") ? getenv("FAKE_LAB")
+                                                                   : "fake") : "probe");
+    record("device name=Fake_GPU cc=90 sms=132 l2=52428800 mem=84929347584 driver=13000 "
+           "runtime=13000 clock_mhz=1980");
+    if (ncases)
+        record("copybw gbps=3000.0 bytes=2147483648");
+    for (int k = 0; k < ncases; k++) {
+        fake_case c;
+        parse_case(cases[k], &c);
+        const char *mode = mode_for(c.task, no_output);
+        if (k == 0 && strcmp(mode, "flood") == 0)
+            flood_stdout();
+        run_case(k, ncases, &c, seed, no_output ? NULL : dir, mode, ms_env ? atof(ms_env) : 2.0);
+    }
+    record("done");
+    printf("fake lab: %d case(s)\n", ncases);
+    return 0;
+}

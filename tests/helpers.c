@@ -1,0 +1,106 @@
+/* Shared test helpers (see helpers.h). */
+#include "helpers.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Contract in helpers.h. */
+const char *test_root(void)
+{
+    static char root[CML_PATH];
+    char err[512];
+    if (!root[0] && cml_find_root(root, sizeof root, err, sizeof err) < 0) {
+        fprintf(stderr, "tests: %s\n", err); /* also used outside tests: no ck_ calls */
+        exit(2);
+    }
+    return root;
+}
+
+/* Contract in helpers.h. */
+const char *test_path(const char *rel)
+{
+    static char paths[8][CML_PATH];
+    static int next;
+    char *p = paths[next++ % 8];
+    if (cml_fmt(p, CML_PATH, "%s/%s", test_root(), rel) < 0) {
+        fprintf(stderr, "tests: path too long under %s\n", test_root());
+        exit(2);
+    }
+    return p;
+}
+
+/* Contract in helpers.h. */
+char *test_tmpdir(char *buf, size_t len)
+{
+    snprintf(buf, len, "/tmp/cml-test-XXXXXX");
+    ck_assert_msg(mkdtemp(buf) != NULL, "cannot create a folder under /tmp");
+    return buf;
+}
+
+/* Contract in helpers.h. */
+void test_write(const char *path, const char *text)
+{
+    ck_assert_msg(cml_write_file(path, text, strlen(text)) == 0, "cannot write %s", path);
+}
+
+/* Contract in helpers.h. */
+int test_exec(char *const argv[], double timeout_s, char **output)
+{
+    cml_proc_result r;
+    cml_run(argv, NULL, NULL, -1, timeout_s, 1u << 20, &r);
+    int rc = r.started && r.exited && !r.timed_out ? r.exit_code : -1;
+    if (output) {
+        *output = r.output;
+        r.output = NULL;
+    }
+    cml_proc_result_free(&r);
+    return rc;
+}
+
+/* Split one tab-separated line into l; 0 when it has the six fields. */
+static int parse_line(char *line, test_summary_line *l)
+{
+    char *f[6], *save = NULL;
+    int n = 0;
+    for (char *t = strtok_r(line, "\t\n", &save); t && n < 6; t = strtok_r(NULL, "\t\n", &save))
+        f[n++] = t;
+    if (n < 5)
+        return -1;
+    snprintf(l->lab, sizeof l->lab, "%s", f[0]);
+    snprintf(l->task, sizeof l->task, "%s", f[1]);
+    snprintf(l->status, sizeof l->status, "%s", f[2]);
+    l->score = atof(f[3]);
+    l->max_score = atof(f[4]);
+    snprintf(l->detail, sizeof l->detail, "%s", n > 5 ? f[5] : "");
+    return 0;
+}
+
+/* Contract in helpers.h. */
+int test_read_summary(const char *out_dir, test_summary_line *lines, int max)
+{
+    char path[CML_PATH], line[4096];
+    cml_fmt(path, sizeof path, "%s/summary.tsv", out_dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    int n = 0;
+    while (n < max && fgets(line, sizeof line, f))
+        if (strncmp(line, "lab\t", 4) != 0 && parse_line(line, &lines[n]) == 0)
+            n++;
+    fclose(f);
+    return n;
+}
+
+/* Contract in helpers.h. */
+const test_summary_line *test_summary_find(const test_summary_line *lines, int n,
+                                           const char *lab, const char *task)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(lines[i].lab, lab) == 0 && strcmp(lines[i].task, task) == 0)
+            return &lines[i];
+    return NULL;
+}

@@ -1,0 +1,51 @@
+/* What several suites share: temporary folders, the repository's paths, running the CLI, and
+ * reading summary.tsv. Tests never touch CUDA in the test process: they exec binaries. */
+#ifndef CML_TEST_HELPERS_H
+#define CML_TEST_HELPERS_H
+
+#include <stddef.h>
+
+#include "cml.h"
+
+/* The repository root (two folders above build/check_tests); exits when unknown. Safe outside
+ * tests too (suite creation), as is test_path. */
+const char *test_root(void);
+
+/* A path under the root: test_path("build/fake_lab"). Static storage, one of 8 at a time. */
+const char *test_path(const char *rel);
+
+/* A fresh folder /tmp/cml-test-XXXXXX into buf (at least 64 bytes). */
+char *test_tmpdir(char *buf, size_t len);
+
+/* Write text to a file; aborts the test on failure. */
+void test_write(const char *path, const char *text);
+
+/* Run argv (in the sandbox, up to timeout_s) and return its exit status, or -1 when it did
+ * not exit normally; its output goes to *output when non-NULL (free it). */
+int test_exec(char *const argv[], double timeout_s, char **output);
+
+/* One line of summary.tsv: lab task status score max_score detail. */
+typedef struct {
+    char lab[64], task[16], status[32], detail[1024];
+    double score, max_score;
+} test_summary_line;
+
+/* Read up to max lines of DIR/summary.tsv; the number read, or -1 when it cannot be read. */
+int test_read_summary(const char *out_dir, test_summary_line *lines, int max);
+
+/* The line for (lab, task), or NULL. */
+const test_summary_line *test_summary_find(const test_summary_line *lines, int n,
+                                           const char *lab, const char *task);
+
+/* tests/fake_root.c: a repository in `dir` for two fake labs (01_fake: tasks 1.1 copy, 1.2
+ * transpose, 1.3 gather; 02_fake: 2.1 copy, 2.2 gather) whose lab binaries are build/fake_lab:
+ * grader/specs, common/, labs/, solutions/, and bin/nvcc, a fake nvcc that "compiles" by copying
+ * $FAKE_LAB_BIN to its -o path (noting it in $FAKE_NVCC_LOG when set) and fails on a source
+ * containing BROKEN. Lab timeouts in seconds.
+ * Sets NVCC and FAKE_LAB_BIN in the environment and unsets CML_FAKE_GPU and FAKE_*. */
+void fake_root_make(const char *dir, double timeout1_s, double timeout2_s);
+
+/* Load the fake root's two specs into specs[0..1]; aborts the test on a spec error. */
+void fake_root_specs(const char *dir, cml_lab_spec *specs);
+
+#endif /* CML_TEST_HELPERS_H */

@@ -1,0 +1,23 @@
+/* The Check suites, one per module; tests/check_main.c adds each to the runner. */
+#ifndef CML_TESTS_SUITES_H
+#define CML_TESTS_SUITES_H
+
+#include <check.h>
+#include <stddef.h>
+
+Suite *spec_suite(void);    /* tests/test_spec.c: the grading spec reader */
+Suite *records_suite(void); /* tests/test_records.c: the result protocol parser */
+Suite *verify_suite(void);  /* tests/test_verify.c: the CPU references and the compare */
+Suite *score_suite(void);   /* tests/test_score.c: points, ratios, statuses */
+Suite *report_suite(void);  /* tests/test_report.c: terminal, JSON, Gradescope, TSV */
+Suite *run_suite(void);      /* tests/test_run.c: the sandbox */
+Suite *pipeline_suite(void); /* tests/test_pipeline.c: the whole pipeline on fake lab binaries */
+Suite *build_suite(void);    /* tests/test_build.c: every skeleton and solution compiles */
+Suite *gpu_suite(void);      /* tests/test_gpu.c: needs a GPU; add it only when gpu_present() */
+
+/* tests/test_gpu.c: whether a usable GPU is here (the probe runs in a child process); the
+ * reason when not. And how many GPU tests there are (the same list gpu_suite() adds). */
+int gpu_present(char *reason, size_t len);
+int gpu_test_count(void);
+
+#endif /* CML_TESTS_SUITES_H */

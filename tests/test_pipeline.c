@@ -1,0 +1,240 @@
+/* The whole pipeline of one lab (grade_lab.c: reference run, student runs, verify, score)
+ * against build/fake_lab, which misbehaves as FAKE_MODE says in the task FAKE_TASK names.
+ * Each test pins the verdict of the misbehaving task and that the others were still graded. */
+#include <check.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "grade.h"
+#include "helpers.h"
+#include "run.h"
+#include "suites.h"
+#include "util.h"
+
+TCase *cli_tcase(void); /* tests/test_cli.c */
+TCase *stage_tcase(void); /* tests/test_cli.c */
+
+static char root[64], work[CML_PATH];
+static cml_lab_spec specs[2];
+static cml_lab_result result;
+
+static void setup(void)
+{
+    test_tmpdir(root, sizeof root);
+    fake_root_make(root, 2, 30);
+    fake_root_specs(root, specs);
+    cml_fmt(work, sizeof work, "%s/work", root);
+}
+
+static void teardown(void)
+{
+    cml_rmtree(root);
+}
+
+/* Grade lab 01_fake with FAKE_MODE=mode applied to `task`. */
+static void grade_lab1(const char *mode, const char *task)
+{
+    if (mode) {
+        setenv("FAKE_MODE", mode, 1);
+        setenv("FAKE_TASK", task, 1);
+    }
+    cml_run_opts o = { 12345, work, 0, NULL };
+    const char *bin = test_path("build/fake_lab");
+    ck_assert_int_eq(cml_grade_lab_with_binaries(&specs[0], bin, bin, &o, &result), 0);
+}
+
+static const cml_task_result *task(const char *id)
+{
+    for (int i = 0; i < result.ntasks; i++)
+        if (strcmp(result.tasks[i].spec->id, id) == 0)
+            return &result.tasks[i];
+    ck_abort_msg("no task %s in the result", id);
+    return NULL;
+}
+
+/* Whether every task but `except` got full marks. */
+static int others_full(const char *except)
+{
+    for (int i = 0; i < result.ntasks; i++) {
+        const cml_task_result *r = &result.tasks[i];
+        if (strcmp(r->spec->id, except) != 0 &&
+            (strcmp(r->status, "passed") != 0 || fabs(r->score - r->max_score) > 1e-9))
+            return 0;
+    }
+    return 1;
+}
+
+/* The verdict of `id` is `status` with `text` in its detail, and the other tasks passed. */
+#define ck_assert_verdict(id, want_status, text)                                               \
+    ck_assert_msg(strcmp(task(id)->status, want_status) == 0 &&                                \
+                  strstr(task(id)->detail, text) && others_full(id),                           \
+                  "task %s: status %s (want %s), detail '%s' (want '%s'), others full: %d",    \
+                  id, task(id)->status, want_status, task(id)->detail, text, others_full(id))
+
+START_TEST(right_output_gets_full_marks)
+{
+    grade_lab1(NULL, NULL);
+    ck_assert_msg(result.max_score == 24 && result.score == result.max_score,
+                  "score %g of %g", result.score, result.max_score);
+}
+END_TEST
+
+START_TEST(wrong_output_fails_that_task)
+{
+    grade_lab1("wrong", "1.2");
+    ck_assert_verdict("1.2", "wrong", "elements differ");
+}
+END_TEST
+
+START_TEST(nan_output_fails)
+{
+    grade_lab1("nan", "1.1");
+    ck_assert_verdict("1.1", "wrong", "got nan");
+}
+END_TEST
+
+START_TEST(missing_output_fails)
+{
+    grade_lab1("nothing", "1.3");
+    ck_assert_verdict("1.3", "wrong", "missing");
+}
+END_TEST
+
+START_TEST(short_output_fails)
+{
+    grade_lab1("short", "1.1");
+    ck_assert_verdict("1.1", "wrong", "expected 1000 elements");
+}
+END_TEST
+
+START_TEST(crash_costs_only_that_task)
+{
+    grade_lab1("crash", "1.2");
+    ck_assert_verdict("1.2", "crash", "SIGSEGV");
+}
+END_TEST
+
+START_TEST(hang_times_out_and_grading_goes_on)
+{
+    grade_lab1("hang", "1.1");
+    ck_assert_verdict("1.1", "timeout", "timed out after 2 s");
+}
+END_TEST
+
+START_TEST(flood_is_capped_and_grading_goes_on)
+{
+    grade_lab1("flood", "1.1");
+    const cml_task_result *r = task("1.1");
+    ck_assert_msg(r->output_len <= CML_RUN_OUTPUT_CAP && r->output_dropped > 90000000 &&
+                  strcmp(r->status, "passed") == 0 && others_full("1.1"),
+                  "kept %zu, dropped %zu, status %s", r->output_len, r->output_dropped,
+                  r->status);
+}
+END_TEST
+
+START_TEST(exit_without_done_is_a_crash)
+{
+    grade_lab1("exit3", "1.3");
+    ck_assert_verdict("1.3", "crash", "exited with status 3");
+}
+END_TEST
+
+START_TEST(cuda_error_then_exit_is_an_error_not_a_crash)
+{
+    grade_lab1("cudaerror", "1.1");
+    ck_assert_verdict("1.1", "error", "illegal memory access");
+}
+END_TEST
+
+START_TEST(todo_reports_its_message)
+{
+    grade_lab1("todo", "1.2");
+    ck_assert_verdict("1.2", "todo", "write the fake kernel");
+}
+END_TEST
+
+START_TEST(slow_loses_performance_points)
+{
+    grade_lab1("slow", "1.1");
+    const cml_task_result *r = task("1.1");
+    ck_assert_msg(strcmp(r->status, "slow") == 0 && r->score == 6 && others_full("1.1"),
+                  "status %s, score %g (want slow, 6 of 10): %s", r->status, r->score, r->detail);
+}
+END_TEST
+
+START_TEST(output_files_are_deleted_after_verification)
+{
+    grade_lab1(NULL, NULL);
+    ck_assert_msg(rmdir(work) == 0, "%s still holds files", work);
+}
+END_TEST
+
+/* Poll record.json for up to `seconds` until it names `lab`. */
+static int record_names(const char *out, const char *lab, double seconds)
+{
+    char path[CML_PATH];
+    cml_fmt(path, sizeof path, "%s/record.json", out);
+    for (double t0 = cml_now(); cml_now() - t0 < seconds; usleep(50000)) {
+        char *text = cml_read_text(path, 1u << 24, NULL);
+        int found = text && strstr(text, lab);
+        free(text);
+        if (found)
+            return 1;
+    }
+    return 0;
+}
+
+START_TEST(record_json_written_after_each_lab)
+{
+    char out[CML_PATH];
+    cml_fmt(out, sizeof out, "%s/out", root);
+    setenv("FAKE_MODE", "hang", 1); /* lab 02 hangs for its 30 s timeout */
+    setenv("FAKE_TASK", "2.1", 1);
+    pid_t pid = fork();
+    if (pid == 0) {
+        cml_grade_opts o = { root, root, out, 7, 0, NULL, test_path("build/fake_lab"),
+                             test_path("build/fake_lab") };
+        cml_grading *g = calloc(1, sizeof *g);
+        double build_s;
+        char err[256];
+        cml_run_kill_children_on_signals();
+        _exit(cml_grade(&o, specs, 2, g, &build_s, err, sizeof err) == 0 ? 0 : 1);
+    }
+    int lab1 = record_names(out, "01_fake", 20), lab2 = record_names(out, "02_fake", 0.2);
+    kill(pid, SIGTERM); /* the grader takes its running lab binary down with it */
+    waitpid(pid, NULL, 0);
+    ck_assert_msg(lab1 && !lab2, "record.json names 01_fake: %d, 02_fake: %d (want 1, 0)",
+                  lab1, lab2);
+}
+END_TEST
+
+/* The pipeline's tests: one lab in process, the CLI end to end, staging. */
+Suite *pipeline_suite(void)
+{
+    Suite *s = suite_create("pipeline");
+    TCase *tc = tcase_create("one lab");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, right_output_gets_full_marks);
+    tcase_add_test(tc, wrong_output_fails_that_task);
+    tcase_add_test(tc, nan_output_fails);
+    tcase_add_test(tc, missing_output_fails);
+    tcase_add_test(tc, short_output_fails);
+    tcase_add_test(tc, crash_costs_only_that_task);
+    tcase_add_test(tc, hang_times_out_and_grading_goes_on);
+    tcase_add_test(tc, flood_is_capped_and_grading_goes_on);
+    tcase_add_test(tc, exit_without_done_is_a_crash);
+    tcase_add_test(tc, cuda_error_then_exit_is_an_error_not_a_crash);
+    tcase_add_test(tc, todo_reports_its_message);
+    tcase_add_test(tc, slow_loses_performance_points);
+    tcase_add_test(tc, output_files_are_deleted_after_verification);
+    tcase_add_test(tc, record_json_written_after_each_lab);
+    suite_add_tcase(s, tc);
+    suite_add_tcase(s, cli_tcase());
+    suite_add_tcase(s, stage_tcase());
+    return s;
+}
