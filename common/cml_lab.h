@@ -1,0 +1,109 @@
+/* The harness library every lab binary uses. A lab's harness.cu declares a table of tasks, each
+ * with a run function that allocates, fills inputs and hands the student's launch to
+ * cml_run_case(); the library parses the command line, drives the cases, poisons, checks,
+ * writes outputs, times, and speaks the result protocol (docs/ARCHITECTURE.md). */
+#ifndef CML_LAB_H
+#define CML_LAB_H
+
+#include "cml_check.h"
+#include "cml_rand.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- the TODO mechanism: every unfinished wrapper in a skeleton calls this, then returns ---- */
+void cml_todo(const char *task, const char *what);
+#define CML_TODO(task, what) cml_todo((task), (what))
+
+/* ---- a lab: its tasks and the cases they run ---- */
+struct cml_task;
+
+#define CML_MAX_KEYS 8
+typedef struct cml_case {
+    int k;                      /* index among the --case options: names DIR/case<k>.bin */
+    const struct cml_task *task;
+    char text[128];             /* the spec as given, e.g. "1.1,n=4097,time" */
+    uint64_t n, rows, cols;     /* the task's sizes, each >= 1 when the task takes it */
+    uint64_t offset, stride;    /* default 0 and 1 */
+    int timed;                  /* "time" was given */
+    int nkeys;                  /* every key=value as given, for keys a lab adds */
+    char keys[CML_MAX_KEYS][16];
+    uint64_t values[CML_MAX_KEYS];
+} cml_case;
+
+typedef struct cml_task {
+    const char *id;             /* "1.1": the TODO(1.1) in the skeleton, the task in the spec */
+    const char *kernel;         /* short name for tables: "copyCoalesced" */
+    const char *keys;           /* keys a case may give, comma-separated: "n" or "rows,cols" */
+    const char *defaults;       /* self-learner cases, space-separated: "rows=8192,cols=8192" */
+    void (*run)(const cml_case *c); /* allocates, fills inputs, calls cml_run_case() */
+    /* element i of the right output, for self-checks (never used under the grader) */
+    float (*expect)(const cml_case *c, uint64_t seed, uint64_t i);
+} cml_task;
+
+typedef struct cml_lab {
+    const char *name;           /* "01_coalescing": the hello record */
+    const char *title;
+    const cml_task *tasks;      /* the graded tasks, in order */
+    int ntasks;
+    void (*bench)(void);        /* --bench: the lab's table, through cml_table_run() */
+    void (*extras)(void);       /* self-learner mode, after the task table (NULL: none) */
+} cml_lab;
+
+/* The whole main() of a lab binary: `return cml_main(argc, argv, &lab);`. */
+int cml_main(int argc, char **argv, const cml_lab *lab);
+
+/* A case's value of a key a lab adds (not n/rows/cols/offset/stride), or `fallback`. */
+uint64_t cml_case_key(const cml_case *c, const char *key, uint64_t fallback);
+
+/* ---- helpers for a task's run function ---- */
+cudaStream_t cml_stream(void);  /* the stream every launch and every timer uses */
+uint64_t cml_seed(void);
+int cml_sm_count(void);
+
+/* Device floats, freed when the case ends. When memory is short the case is reported (error in
+ * a graded case, a skipped row in a table) and NULL comes back: the run function returns. */
+float *cml_alloc(size_t elems);
+/* Ends the case in progress with an error (a graded case) or skips its row (a table). */
+__attribute__((format(printf, 1, 2))) void cml_case_fail(const char *fmt, ...);
+/* cml_alloc, then element i = cml_rand_f32(seed, stream, i), generated on the GPU. */
+float *cml_input(size_t elems, uint32_t stream);
+
+/* Something to launch on a stream: a student's wrapper or a harness kernel. */
+typedef struct {
+    void (*fn)(void *ctx, cudaStream_t s);
+    void *ctx;
+} cml_launcher;
+
+template <class F> cml_launcher cml_launcher_of(F &f)
+{
+    return cml_launcher{[](void *ctx, cudaStream_t s) { (*static_cast<F *>(ctx))(s); }, &f};
+}
+
+/* Runs one case: poisons d_out, launches once, stops at a TODO, synchronizes and checks, writes
+ * DIR/case<k>.bin and the case record; times it when asked (or always in a table), counting
+ * `bytes` read + written. */
+void cml_run_case_l(const cml_case *c, float *d_out, size_t out_elems, uint64_t bytes,
+                    cml_launcher launch);
+template <class F>
+void cml_run_case(const cml_case *c, float *d_out, size_t out_elems, uint64_t bytes, F launch)
+{
+    cml_run_case_l(c, d_out, out_elems, bytes, cml_launcher_of(launch));
+}
+
+/* ---- tables (self-learner mode and --bench) ---- */
+/* Runs `task` (graded or a harness-only baseline) on one case spec as a table row. */
+enum cml_row_status { CML_ROW_RAN, CML_ROW_TODO, CML_ROW_SKIPPED };
+enum cml_row_status cml_table_run(const cml_task *task, const char *spec);
+void cml_table_title(const char *title);   /* a line of its own above the next rows */
+double cml_copy_gbps(void);                 /* this run's cudaMemcpy device-to-device GB/s */
+
+/* Timing as the harness does it: 2 warm-ups, then 10 to 50 repetitions, each after poisoning
+ * d_poison (if any) and flushing L2, until (p75 - p25) / median < 2%; medians reported. */
+typedef struct {
+    double ms, host_ms, spread;
+    int reps;
+} cml_timing;
+cml_timing cml_time(cml_launcher launch, void *d_poison, size_t poison_bytes);
+
+#endif /* CML_LAB_H */
