@@ -73,12 +73,12 @@ endif
 labs: $(LAB_BINS)
 
 .SECONDEXPANSION:
-$(BUILD)/labs/%/lab: $$(wildcard labs/%/*.cu labs/%/*.h) $(COMMON_DEPS)
+$(BUILD)/labs/%/lab: $$(wildcard labs/%/*.cu labs/%/*.h labs/%/*.cuh) $(COMMON_DEPS)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_FLAGS) -Ilabs/$* -o $@ labs/$*/harness.cu \
 	    $(filter-out labs/$*/harness.cu,$(wildcard labs/$*/*.cu)) common/cml_lab.cu
 
-$(BUILD)/solutions/%/lab: $$(wildcard solutions/%/*.cu labs/%/harness.cu labs/%/*.h) \
+$(BUILD)/solutions/%/lab: $$(wildcard solutions/%/*.cu labs/%/harness.cu labs/%/*.h labs/%/*.cuh) \
                           $(COMMON_DEPS)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_FLAGS) -Ilabs/$* -o $@ labs/$*/harness.cu $(wildcard solutions/$*/*.cu) \
