@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -99,10 +100,12 @@ static _Noreturn void child_fail(int err_w)
     _exit(127);
 }
 
-/* In the child: new group, limits, descriptors, folder, exec. Never returns. */
+/* In the child: new group, no privilege gain through exec (setuid binaries), limits,
+ * descriptors, folder, exec. Never returns. */
 static _Noreturn void child_exec(const child_plan *p)
 {
     setpgid(0, 0);
+    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
     lower_limit(RLIMIT_NOFILE, NOFILE_LIMIT);
     lower_limit(RLIMIT_CORE, 0);
     lower_limit(RLIMIT_FSIZE, FSIZE_LIMIT);
