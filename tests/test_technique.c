@@ -184,6 +184,9 @@ START_TEST(finds_lines_within_a_kernel)
     int line = 0;
     ck_assert_int_eq(cml_tech_find(PTX, V4, NULL, found, sizeof found, &line), 1);
     ck_assert_str_eq(found, "ld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4];");
+    ck_assert_int_eq(cml_tech_find("  LDG.E.128   R8,\t\tdesc ;", "LDG", NULL, found, sizeof found,
+                                   NULL), 1);
+    ck_assert_str_eq(found, "LDG.E.128 R8, desc ;");
     ck_assert_int_eq(line, 7);
     ck_assert_int_eq(cml_tech_find(PTX, V4, "copyScalar", found, sizeof found, NULL), 0);
     ck_assert_int_eq(cml_tech_find(PTX, "st\\.global(\\.[a-z0-9:_]+)*\\.v4", "copyVec", found,

@@ -49,8 +49,12 @@ int cml_tech_find(const char *text, const char *pattern, const char *scope, char
             continue;
         if (regexec(&re, line, 0, NULL, 0) == 0) {
             hit = 1;
-            const char *s = line + strspn(line, " \t");
-            snprintf(found, len, "%.*s", (int)(len > 1 ? len - 1 : 0), s);
+            size_t o = 0; /* runs of blanks squeezed to one space */
+            for (const char *s = line + strspn(line, " \t"); *s && o + 1 < len; s++)
+                if (!((*s == ' ' || *s == '\t') && (s[1] == ' ' || s[1] == '\t')))
+                    found[o++] = *s == '\t' ? ' ' : *s;
+            if (len)
+                found[o] = '\0';
             if (line_no)
                 *line_no = no;
         }
