@@ -13,6 +13,7 @@ Suite *report_suite(void);  /* tests/test_report.c: terminal, JSON, Gradescope, 
 Suite *run_suite(void);      /* tests/test_run.c: the sandbox */
 Suite *pipeline_suite(void); /* tests/test_pipeline.c: the whole pipeline on fake lab binaries */
 Suite *build_suite(void);    /* tests/test_build.c: every skeleton and solution compiles */
+Suite *technique_suite(void); /* tests/test_technique.c: technique checks, fake ncu/sanitizer */
 Suite *gpu_suite(void);      /* tests/test_gpu.c: needs a GPU; add it only when gpu_present() */
 
 /* tests/test_gpu.c: whether a usable GPU is here (the probe runs in a child process); the

@@ -91,6 +91,28 @@ START_TEST(passes_correct_copy)
 }
 END_TEST
 
+/* Lab 04's points: x, y, z become 2*v + (1, -2, 0.5); a fourth float (w) is copied. */
+START_TEST(passes_points_and_names_the_component)
+{
+    enum { N = 1001 };
+    static float x[4 * N];
+    const float d[4] = {1.0f, -2.0f, 0.5f, 0.0f};
+    kase.n = N;
+    for (int width = 3; width <= 4; width++) {
+        for (uint64_t i = 0; i < (uint64_t)width * N; i++) {
+            float in = cml_rand_f32(SEED, 0, i);
+            x[i] = i % width == 3 ? in : 2.0f * in + d[i % width];
+        }
+        write_floats(x, (size_t)width * N);
+        ck_assert_int_eq(verify(width == 3 ? "points3" : "points4"), 1);
+    }
+    x[4 * 7 + 3] += 1.0f; /* point 7's w */
+    write_floats(x, 4 * N);
+    ck_assert_int_eq(verify("points4"), 0);
+    ck_assert_ptr_nonnull(strstr(v.reason, "point 7, w"));
+}
+END_TEST
+
 START_TEST(passes_correct_transpose_33x65)
 {
     float *x = transpose_output(33, 65);
@@ -329,6 +351,7 @@ Suite *verify_suite(void)
     tcase_add_checked_fixture(records, setup, teardown);
     tcase_add_test(right, passes_correct_copy);
     tcase_add_test(right, passes_correct_transpose_33x65);
+    tcase_add_test(right, passes_points_and_names_the_component);
     tcase_add_test(right, passes_transpose_1x1);
     tcase_add_test(right, passes_gather_with_offset_and_stride);
     tcase_add_test(right, gather_stride_zero_means_one);

@@ -13,6 +13,7 @@
 #define CML_MAX_CASES 16
 #define CML_MAX_FILES 8
 #define CML_MAX_MISMATCH 5 /* first mismatches kept for the report */
+#define CML_MAX_TECH 8     /* technique checks per task */
 
 /* ---- the spec (grader/specs/NN_name.spec), see docs/ARCHITECTURE.md ---- */
 typedef struct {
@@ -21,6 +22,20 @@ typedef struct {
     /* parsed parameters; 0 when absent */
     uint64_t n, rows, cols, offset, stride;
 } cml_case_spec;
+
+/* A technique check (technique.c): proves how the task was solved, not only that it is right. */
+enum cml_tech_kind { CML_TECH_PTX, CML_TECH_SASS, CML_TECH_FORBID, CML_TECH_NCU,
+                     CML_TECH_SANITIZE };
+
+typedef struct {
+    enum cml_tech_kind kind;
+    char scope[64];      /* ptx, sass: only inside kernels whose (mangled) name contains this */
+    char file[64];       /* forbid: the student file */
+    char pattern[160];   /* ptx, sass, forbid: POSIX ERE; ncu: kernel-name regex; sanitize: tool */
+    char metric[128];    /* ncu: the metric summed over the profiled kernels */
+    double max;          /* ncu: the largest sum that passes */
+    char what[160];      /* what the check proves, for the report */
+} cml_tech_spec;
 
 typedef struct {
     char id[16];         /* "1.1" */
@@ -33,6 +48,10 @@ typedef struct {
     char hint[512];
     int ncases;
     cml_case_spec cases[CML_MAX_CASES];
+    int ntech;           /* technique checks (ptx, sass, forbid, ncu, sanitize) */
+    cml_tech_spec tech[CML_MAX_TECH];
+    double technique_points; /* awarded when every check passes or could not be checked */
+    char ncu_case[128];  /* the case ncu profiles ("" = the first case), without "time" */
 } cml_task_spec;
 
 typedef struct {
@@ -107,6 +126,16 @@ typedef struct {
     cml_mismatch mis[CML_MAX_MISMATCH];
 } cml_case_verdict;
 
+/* The outcome of one technique check. NOT_CHECKED (the grader's environment could not check
+ * it: no GPU, no ncu, no permission) counts as passed; NOT_RUN (a case failed) does not. */
+enum cml_tech_state { CML_TECH_NOT_RUN = 0, CML_TECH_PASSED, CML_TECH_FAILED,
+                      CML_TECH_NOT_CHECKED };
+
+typedef struct {
+    enum cml_tech_state state;
+    char detail[320];           /* "found: ld.global.v4.f32 ...", "not checked (ncu not found)" */
+} cml_tech_result;
+
 typedef struct {
     const cml_task_spec *spec;
     int cases_passed;
@@ -115,8 +144,10 @@ typedef struct {
     double ms, ref_ms, ratio;   /* student, reference, student/reference */
     double gbps, copy_fraction; /* achieved bandwidth and its fraction of copybw */
     int implausible;            /* faster than the copy bandwidth allows: flagged */
-    double correctness_score, perf_score, score, max_score;
-    char status[32];            /* passed slow wrong todo error crash timeout build-error no-gpu */
+    double correctness_score, perf_score, technique_score, score, max_score;
+    cml_tech_result tech[CML_MAX_TECH]; /* one per spec->tech, filled by technique.c */
+    char status[32];            /* passed slow technique wrong todo error crash timeout
+                                   build-error no-gpu */
     char detail[1024];          /* one line for the report (reason of the first failure) */
     size_t output_len;          /* the task's run: stdout+stderr bytes kept (at most the cap) */
     size_t output_dropped;      /* and bytes beyond the cap, drained and discarded */

@@ -5,6 +5,7 @@
 #include "build.h"
 #include "probe.h"
 #include "stage.h"
+#include "technique.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -165,6 +166,9 @@ static void compiled_only(const cml_lab_spec *spec, lab_build *b, const cml_grad
              b->student.cc, g->no_gpu_reason);
     cml_lab_not_run(spec, "no-gpu", detail, r);
     keep_log(b, r);
+    cml_technique_env te = { b->student.dir, NULL, b->student.cc, g->seed, NULL, 0 };
+    for (int t = 0; t < spec->ntasks; t++) /* ptx, sass, forbid need no GPU: reported */
+        cml_technique_task(spec, &spec->tasks[t], &te, &r->tasks[t]);
 }
 
 /* Seed, submission, start time, host. */
@@ -211,10 +215,13 @@ static void finish_lab(const cml_grade_opts *o, const cml_lab_spec *spec, lab_bu
                        const cml_run_opts *ro, cml_grading *g, double t0)
 {
     cml_lab_result *r = &g->labs[g->nlabs];
+    cml_run_opts lro = *ro;
+    lro.student_dir = b->student.dir[0] ? b->student.dir : NULL;
+    lro.cc = b->student.cc;
     if (o->student_bin)
-        cml_grade_lab_with_binaries(spec, o->student_bin, o->ref_bin, ro, r);
+        cml_grade_lab_with_binaries(spec, o->student_bin, o->ref_bin, &lro, r);
     else if (g->have_gpu)
-        grade_built(spec, b, ro, r);
+        grade_built(spec, b, &lro, r);
     else
         compiled_only(spec, b, g, r);
     g->nlabs++;
@@ -258,7 +265,7 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
     if (!o->student_bin)
         build_labs(o, specs, nspecs, g->have_gpu ? g->cc : cml_default_cc(), g->have_gpu, lb);
     *build_s = cml_now() - tb;
-    cml_run_opts ro = { o->seed, work, o->keep, o->progress };
+    cml_run_opts ro = { o->seed, work, o->keep, o->progress, NULL, 0 };
     for (int i = 0; i < nspecs; i++)
         finish_lab(o, &specs[i], &lb[i], &ro, g, t0);
     free(lb);

@@ -17,6 +17,8 @@ typedef struct {
     const char *work_dir; /* run folders (out-dirs) are created here */
     int keep;             /* keep the output files after verification */
     FILE *progress;       /* one line per step; NULL: quiet */
+    const char *student_dir; /* the staged student folder (technique checks); NULL: none */
+    int cc;               /* compute capability the technique checks build PTX for */
 } cml_run_opts;
 
 /* Grade one lab from built binaries: one reference run with --no-output for the timed cases

@@ -2,6 +2,7 @@
  * verification of every case, scores, and what the sandbox saw when a run did not finish. */
 #include "grade.h"
 #include "run.h"
+#include "technique.h"
 #include "util.h"
 
 #include <errno.h>
@@ -203,7 +204,7 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin,
         snprintf(r->status, sizeof r->status, "error");
         snprintf(r->detail, sizeof r->detail, "grader error: cannot create a run folder under "
                  "%.900s (%s): choose a writable --out", o->work_dir, strerror(errno));
-        r->max_score = t->points + t->perf_points;
+        r->max_score = t->points + t->perf_points + t->technique_points;
         return -1;
     }
     if (o->progress)
@@ -221,6 +222,8 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin,
     cml_score_task(r, &lr->rec, ref);
     if (!lr->rec.done && !cut_short)
         note_ending(lr, spec->timeout_s, r);
+    cml_technique_env te = { o->student_dir, bin, o->cc, o->seed, o->work_dir, spec->timeout_s };
+    cml_technique_task(spec, t, &te, r); /* after scoring: may award or withhold its points */
     r->output_len = lr->proc.output_len;
     r->output_dropped = lr->proc.output_dropped;
     cml_proc_result_free(&lr->proc);
@@ -273,7 +276,8 @@ void cml_lab_not_run(const cml_lab_spec *spec, const char *status, const char *d
         cml_task_result *r = &out->tasks[t];
         memset(r, 0, sizeof *r);
         r->spec = &spec->tasks[t];
-        r->max_score = r->spec->points + r->spec->perf_points;
+        r->max_score = r->spec->points + r->spec->perf_points +
+                       r->spec->technique_points;
         snprintf(r->status, sizeof r->status, "%s", status);
         snprintf(r->detail, sizeof r->detail, "%s", detail);
         for (int c = 0; c < r->spec->ncases; c++)

@@ -3,6 +3,7 @@
 #define CML_REPORT_H
 
 #include "cml.h"
+#include "json_write.h"
 
 /* Points with up to 2 decimals, trailing zeros trimmed: 38.5, 40, 6.67. */
 void cml_format_points(double v, char *buf, size_t len);
@@ -20,5 +21,12 @@ void cml_format_mismatch(const cml_mismatch *m, char *buf, size_t len);
 
 /* The first failing case of r that kept mismatches, or NULL. */
 const cml_case_verdict *cml_first_mismatches(const cml_task_result *r);
+
+/* report_tech.c: technique checks. The lab's block in the terminal report (nothing when no
+ * task has checks), one line per check for a Gradescope test, and the JSON members of a task
+ * (technique_score, technique_points, and the array "technique"). */
+void cml_report_tech_term(FILE *f, const cml_lab_result *lab, int color);
+void cml_report_tech_text(FILE *f, const cml_task_result *r);
+void cml_report_tech_json(json_w *w, const cml_task_result *r);
 
 #endif /* CML_REPORT_H */

@@ -48,6 +48,7 @@ static void write_task(json_w *w, const cml_task_result *r)
     jw_number(w, "gbps", r->gbps);
     jw_number(w, "copy_fraction", r->copy_fraction);
     jw_bool(w, "implausible", r->implausible);
+    cml_report_tech_json(w, r);
     jw_string(w, "detail", r->detail);
     jw_u64(w, "output_bytes", r->output_len);
     jw_u64(w, "output_dropped", r->output_dropped);
@@ -143,6 +144,7 @@ static char *task_output(const cml_task_result *r, const char *note)
         cml_format_mismatch(&v->mis[i], line, sizeof line);
         fprintf(m, "\n  %s", line);
     }
+    cml_report_tech_text(m, r);
     if (strcmp(r->status, "passed") != 0 && r->spec->hint[0])
         fprintf(m, "\nHint (%s): %s", note && note[0] ? note : "lecture notes", r->spec->hint);
     fclose(m);

@@ -110,6 +110,9 @@ static void print_no_gpu(const term *t, const cml_grading *g)
         fputc('\n', t->f);
     }
     for (int i = 0; i < g->nlabs; i++)
+        if (g->labs[i].spec && g->labs[i].built) /* ptx and forbid need no GPU */
+            cml_report_tech_term(t->f, &g->labs[i], t->color);
+    for (int i = 0; i < g->nlabs; i++)
         if (!g->labs[i].built) {
             fprintf(t->f, "\n%s: ", g->labs[i].spec ? g->labs[i].spec->lab : "?");
             print_build_log(t, &g->labs[i]);
@@ -233,6 +236,7 @@ static void print_lab(const term *t, const cml_lab_result *lab)
         notes = 1;
         print_task_notes(t, r, lab->spec->note);
     }
+    cml_report_tech_term(t->f, lab, t->color);
     print_build_log(t, lab);
 }
 

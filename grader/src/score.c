@@ -186,8 +186,8 @@ void cml_score_task(cml_task_result *r, const cml_run_record *student,
                     const cml_run_record *reference)
 {
     const cml_task_spec *t = r->spec;
-    r->max_score = t->points + t->perf_points;
-    r->correctness_score = r->perf_score = r->score = 0;
+    r->max_score = t->points + t->perf_points + t->technique_points;
+    r->correctness_score = r->perf_score = r->technique_score = r->score = 0;
     r->cases_passed = 0;
     for (int i = 0; i < t->ncases; i++)
         r->cases_passed += r->cases[i].passed != 0;

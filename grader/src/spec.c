@@ -142,6 +142,13 @@ static const struct {
     {"case", TASK, spec_case},
     {"perf", TASK, spec_perf},
     {"hint", TASK, spec_hint},
+    {"ptx", TASK, spec_ptx},
+    {"sass", TASK, spec_sass},
+    {"forbid", TASK, spec_forbid},
+    {"ncu", TASK, spec_ncu},
+    {"ncu_case", TASK, spec_ncu_case},
+    {"sanitize", TASK, spec_sanitize},
+    {"technique", TASK, spec_technique},
 };
 
 /* Dispatches one directive; checks that it stands where it belongs. */

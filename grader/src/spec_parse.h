@@ -12,6 +12,7 @@ typedef struct {
     cml_task_spec *task;             /* the open task block, NULL before the first `task` */
     int task_line;                   /* line of its `task` directive */
     int has_points;
+    int has_technique;               /* the open task has a `technique` line */
     int case_lines[CML_MAX_CASES];   /* line of each `case`, for messages */
     char *err;
     size_t errlen;
@@ -38,5 +39,17 @@ int spec_points(spec_parser *p, char *args);
 int spec_case(spec_parser *p, char *args);
 int spec_perf(spec_parser *p, char *args);
 int spec_hint(spec_parser *p, char *args);
+/* The comma-separated parameters of a case ("n=4097,time") into c (text, fields, timed). */
+int spec_case_params(spec_parser *p, cml_case_spec *c, char *params);
+
+/* Technique directives (spec_technique.c) and the check made when a task closes. */
+int spec_ptx(spec_parser *p, char *args);
+int spec_sass(spec_parser *p, char *args);
+int spec_forbid(spec_parser *p, char *args);
+int spec_ncu(spec_parser *p, char *args);
+int spec_ncu_case(spec_parser *p, char *args);
+int spec_sanitize(spec_parser *p, char *args);
+int spec_technique(spec_parser *p, char *args);
+int spec_close_technique(spec_parser *p);
 
 #endif /* CML_SPEC_PARSE_H */

@@ -29,7 +29,7 @@ int spec_open_task(spec_parser *p, char *args)
     memset(p->task, 0, sizeof *p->task);
     strcpy(p->task->id, id);
     p->task_line = p->line;
-    p->has_points = 0;
+    p->has_points = p->has_technique = 0;
     return 0;
 }
 
@@ -56,6 +56,8 @@ int spec_close_task(spec_parser *p)
     p->line = p->task_line;
     if (t->perf_points > 0 && !timed)
         return spec_fail(p, "task %s has 'perf' points but no case marked 'time'", t->id);
+    if (spec_close_technique(p) != 0)
+        return -1;
     p->line = here;
     p->task = NULL;
     return 0;
@@ -211,7 +213,7 @@ int spec_case(spec_parser *p, char *args)
         return spec_fail(p, "too many cases in task %s (at most %d)", t->id, CML_MAX_CASES);
     cml_case_spec *c = &t->cases[t->ncases];
     memset(c, 0, sizeof *c);
-    char *params = spec_word(&args), *w, *save = NULL;
+    char *params = spec_word(&args), *w;
     if (!params)
         return spec_fail(p, "'case' needs parameters, e.g. 'case n=4097'");
     while ((w = spec_word(&args)) != NULL) {
@@ -219,9 +221,18 @@ int spec_case(spec_parser *p, char *args)
             return spec_fail(p, "case: unexpected '%s' (only 'time' may follow)", w);
         c->timed = 1;
     }
+    if (spec_case_params(p, c, params) != 0)
+        return -1;
+    p->case_lines[t->ncases++] = p->line;
+    return 0;
+}
+
+/* Contract in spec_parse.h. */
+int spec_case_params(spec_parser *p, cml_case_spec *c, char *params)
+{
+    char *save = NULL;
     for (char *item = strtok_r(params, ",", &save); item; item = strtok_r(NULL, ",", &save))
         if (case_item(p, c, item) != 0)
             return -1;
-    p->case_lines[t->ncases++] = p->line;
     return 0;
 }

@@ -1,0 +1,189 @@
+/* spec, technique directives: checks that prove how a task was solved (PTX/SASS patterns,
+ * forbidden calls in a source file, Nsight Compute counters, compute-sanitizer) and the points
+ * they are worth. Each pattern is compiled here, so a bad regex is a spec error, never a
+ * silently failing check. Syntax in docs/ARCHITECTURE.md. */
+#include "spec_parse.h"
+
+#include <regex.h>
+#include <string.h>
+
+static const char *const SANITIZER_TOOLS[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
+
+/* A new check of `kind` in the open task, or NULL (with p->err) when the task is full. */
+static cml_tech_spec *new_check(spec_parser *p, enum cml_tech_kind kind, const char *name)
+{
+    cml_task_spec *t = p->task;
+    if (t->ntech == CML_MAX_TECH) {
+        spec_fail(p, "'%s': at most %d technique checks per task", name, CML_MAX_TECH);
+        return NULL;
+    }
+    cml_tech_spec *c = &t->tech[t->ntech++];
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    return c;
+}
+
+/* One word into dst, refusing what does not fit. */
+static int word_into(spec_parser *p, const char *name, const char *field, const char *w,
+                     char *dst, size_t len)
+{
+    if (!w)
+        return spec_fail(p, "'%s' needs %s", name, field);
+    if (strlen(w) >= len)
+        return spec_fail(p, "'%s': %s is too long (at most %zu characters)", name, field,
+                         len - 1);
+    strcpy(dst, w);
+    return 0;
+}
+
+/* A POSIX extended regular expression that compiles. */
+static int regex_into(spec_parser *p, const char *name, const char *w, char *dst, size_t len)
+{
+    if (word_into(p, name, "a regular expression", w, dst, len) != 0)
+        return -1;
+    regex_t re;
+    int rc = regcomp(&re, dst, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char why[128];
+        regerror(rc, &re, why, sizeof why);
+        return spec_fail(p, "'%s': '%s' is not a POSIX extended regex: %s", name, dst, why);
+    }
+    regfree(&re);
+    return 0;
+}
+
+/* The rest of the line: what the check proves (required). */
+static int what_into(spec_parser *p, const char *name, char *args, cml_tech_spec *c)
+{
+    char *what = spec_trim(args);
+    if (*what == '\0')
+        return spec_fail(p, "'%s' ends with what the check proves, e.g. '128-bit loads'", name);
+    return word_into(p, name, "its text", what, c->what, sizeof c->what);
+}
+
+/* `ptx [in=<kernel>] <regex> <what>` and `sass ...` alike. */
+static int pattern_check(spec_parser *p, char *args, enum cml_tech_kind kind, const char *name)
+{
+    cml_tech_spec *c = new_check(p, kind, name);
+    if (!c)
+        return -1;
+    char *w = spec_word(&args);
+    if (w && strncmp(w, "in=", 3) == 0) {
+        if (w[3] == '\0')
+            return spec_fail(p, "'%s': in= needs a kernel name", name);
+        if (word_into(p, name, "the kernel name", w + 3, c->scope, sizeof c->scope) != 0)
+            return -1;
+        w = spec_word(&args);
+    }
+    if (regex_into(p, name, w, c->pattern, sizeof c->pattern) != 0)
+        return -1;
+    return what_into(p, name, args, c);
+}
+
+int spec_ptx(spec_parser *p, char *args)
+{
+    return pattern_check(p, args, CML_TECH_PTX, "ptx");
+}
+
+int spec_sass(spec_parser *p, char *args)
+{
+    return pattern_check(p, args, CML_TECH_SASS, "sass");
+}
+
+/* `forbid <file> <regex> <what>`: the file must be one of the lab's `files`. */
+int spec_forbid(spec_parser *p, char *args)
+{
+    cml_tech_spec *c = new_check(p, CML_TECH_FORBID, "forbid");
+    if (!c)
+        return -1;
+    char *file = spec_word(&args);
+    if (word_into(p, "forbid", "a student file", file, c->file, sizeof c->file) != 0)
+        return -1;
+    int listed = 0;
+    for (int i = 0; i < p->spec->nfiles; i++)
+        listed |= strcmp(p->spec->files[i], file) == 0;
+    if (!listed)
+        return spec_fail(p, "'forbid': '%s' is not one of the lab's 'files'", file);
+    if (regex_into(p, "forbid", spec_word(&args), c->pattern, sizeof c->pattern) != 0)
+        return -1;
+    return what_into(p, "forbid", args, c);
+}
+
+/* `ncu <kernel-regex> <metric> <max> <what>` */
+int spec_ncu(spec_parser *p, char *args)
+{
+    cml_tech_spec *c = new_check(p, CML_TECH_NCU, "ncu");
+    if (!c)
+        return -1;
+    char *metric;
+    if (regex_into(p, "ncu", spec_word(&args), c->pattern, sizeof c->pattern) != 0 ||
+        word_into(p, "ncu", "a metric name", metric = spec_word(&args), c->metric,
+                  sizeof c->metric) != 0)
+        return -1;
+    if (metric[strspn(metric, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")])
+        return spec_fail(p, "'ncu': '%s' is not a metric name", metric);
+    if (spec_number(p, spec_word(&args), "ncu's maximum", &c->max) != 0)
+        return -1;
+    return what_into(p, "ncu", args, c);
+}
+
+/* `ncu_case <params>`: the case ncu profiles, in the syntax of `case` (never timed). */
+int spec_ncu_case(spec_parser *p, char *args)
+{
+    cml_case_spec c;
+    memset(&c, 0, sizeof c);
+    char *params = spec_word(&args);
+    if (!params || spec_word(&args))
+        return spec_fail(p, "'ncu_case' takes one case, e.g. 'ncu_case rows=256,cols=256'");
+    if (spec_case_params(p, &c, params) != 0)
+        return -1;
+    if (c.timed)
+        return spec_fail(p, "'ncu_case': nothing is timed under ncu: drop 'time'");
+    snprintf(p->task->ncu_case, sizeof p->task->ncu_case, "%s", c.text);
+    return 0;
+}
+
+/* `sanitize <tool>[,<tool>...]`: one check per tool. */
+int spec_sanitize(spec_parser *p, char *args)
+{
+    char *list = spec_word(&args), *tool, *save = NULL;
+    if (!list || spec_word(&args))
+        return spec_fail(p, "'sanitize' takes tools separated by commas, e.g. memcheck,racecheck");
+    for (tool = strtok_r(list, ",", &save); tool; tool = strtok_r(NULL, ",", &save)) {
+        int known = 0;
+        for (size_t i = 0; i < sizeof SANITIZER_TOOLS / sizeof SANITIZER_TOOLS[0]; i++)
+            known |= strcmp(tool, SANITIZER_TOOLS[i]) == 0;
+        if (!known)
+            return spec_fail(p, "'sanitize': unknown tool '%s' (known: memcheck, racecheck, "
+                             "synccheck, initcheck)", tool);
+        cml_tech_spec *c = new_check(p, CML_TECH_SANITIZE, "sanitize");
+        if (!c)
+            return -1;
+        snprintf(c->pattern, sizeof c->pattern, "%s", tool);
+        snprintf(c->what, sizeof c->what, "compute-sanitizer --tool %s finds no error", tool);
+    }
+    return 0;
+}
+
+/* `technique <points>` */
+int spec_technique(spec_parser *p, char *args)
+{
+    if (spec_number(p, args, "technique points", &p->task->technique_points) != 0)
+        return -1;
+    if (p->task->technique_points < 0)
+        return spec_fail(p, "technique points must be >= 0");
+    p->has_technique = 1;
+    return 0;
+}
+
+/* At the end of a task: checks and their points come together. */
+int spec_close_technique(spec_parser *p)
+{
+    cml_task_spec *t = p->task;
+    if (t->ntech > 0 && !p->has_technique)
+        return spec_fail(p, "task %s has technique checks but no 'technique <points>'", t->id);
+    if (p->has_technique && t->ntech == 0)
+        return spec_fail(p, "task %s has 'technique' points but no check (ptx, sass, forbid, "
+                         "ncu, sanitize)", t->id);
+    return 0;
+}

@@ -1,0 +1,251 @@
+/* Technique checks, the parts that read text: PTX and SASS of the student's file(s), and the
+ * student's source with comments blanked out; then the verdict on the task (see technique.h). */
+#include "technique.h"
+#include "build.h"
+#include "run.h"
+#include "util.h"
+
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TEXT_CAP ((size_t)16 << 20) /* PTX or SASS of one file */
+
+const char *cml_tech_kind_name(enum cml_tech_kind k)
+{
+    static const char *const NAMES[] = {"ptx", "sass", "forbid", "ncu", "sanitize"};
+    return (unsigned)k < sizeof NAMES / sizeof NAMES[0] ? NAMES[k] : "?";
+}
+
+const char *cml_tech_state_name(enum cml_tech_state s)
+{
+    static const char *const NAMES[] = {"not run", "passed", "FAILED", "not checked"};
+    return (unsigned)s < sizeof NAMES / sizeof NAMES[0] ? NAMES[s] : "?";
+}
+
+/* Whether a line opens a function: PTX ".entry name(" or cuobjdump's "Function : name". */
+static int function_header(const char *line, size_t n)
+{
+    return memmem(line, n, ".entry ", 7) || memmem(line, n, "Function : ", 11);
+}
+
+/* Contract in technique.h. */
+int cml_tech_find(const char *text, const char *pattern, const char *scope, char *found,
+                  size_t len, int *line_no)
+{
+    regex_t re;
+    if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB) != 0)
+        return -1;
+    int in_scope = !scope || !scope[0], hit = 0, no = 0;
+    char *line = NULL;
+    for (const char *p = text; !hit && p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        size_t n = strcspn(p, "\n");
+        no++;
+        if (scope && scope[0] && function_header(p, n))
+            in_scope = memmem(p, n, scope, strlen(scope)) != NULL;
+        if (!in_scope || !(line = strndup(p, n)))
+            continue;
+        if (regexec(&re, line, 0, NULL, 0) == 0) {
+            hit = 1;
+            size_t o = 0; /* runs of blanks squeezed to one space */
+            for (const char *s = line + strspn(line, " \t"); *s && o + 1 < len; s++)
+                if (!((*s == ' ' || *s == '\t') && (s[1] == ' ' || s[1] == '\t')))
+                    found[o++] = *s == '\t' ? ' ' : *s;
+            if (len)
+                found[o] = '\0';
+            if (line_no)
+                *line_no = no;
+        }
+        free(line);
+    }
+    regfree(&re);
+    return hit;
+}
+
+/* Contract in technique.h. */
+void cml_strip_comments(char *s)
+{
+    char quote = 0;
+    for (; *s; s++) {
+        if (quote) {
+            if (*s == '\\' && s[1])
+                s++;
+            else if (*s == quote)
+                quote = 0;
+        } else if (*s == '"' || *s == '\'') {
+            quote = *s;
+        } else if (s[0] == '/' && s[1] == '/') {
+            while (*s && *s != '\n')
+                *s++ = ' ';
+            s--;
+        } else if (s[0] == '/' && s[1] == '*') {
+            s[0] = s[1] = ' ';
+            for (s += 2; *s && !(s[0] == '*' && s[1] == '/'); s++)
+                if (*s != '\n')
+                    *s = ' ';
+            if (!*s)
+                return;
+            s[0] = s[1] = ' ';
+            s++;
+        }
+    }
+}
+
+static int is_cu(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 3 && strcmp(name + n - 3, ".cu") == 0;
+}
+
+/* dir/<file><ext>, built when missing: PTX by cml_build_ptx, SASS by nvcc -cubin then
+ * cuobjdump -sass. The text, or NULL with why in `why`. */
+static char *derived_text(const cml_technique_env *env, const char *file, int sass,
+                          const char *cuobjdump, char *why, size_t wlen)
+{
+    char path[CML_PATH], cubin[CML_PATH], arch[32], *log = NULL;
+    struct stat st;
+    if (cml_fmt(path, sizeof path, "%s/%s.%s", env->src_dir, file, sass ? "sass" : "ptx") < 0)
+        return snprintf(why, wlen, "path too long"), NULL;
+    if (stat(path, &st) != 0 && !sass && cml_build_ptx(env->src_dir, file, env->cc, path,
+                                                        sizeof path, &log) != 0) {
+        snprintf(why, wlen, "nvcc -ptx failed: %.200s", log ? log : "?");
+        free(log);
+        return NULL;
+    }
+    if (stat(path, &st) != 0 && sass) {
+        snprintf(arch, sizeof arch, "-arch=sm_%d", env->cc);
+        cml_fmt(cubin, sizeof cubin, "%s.cubin", file);
+        char *const args[] = {"-cubin", "-O3", "-std=c++17", arch, "-I", "common", "-o", cubin,
+                              (char *)file, NULL};
+        char built[CML_PATH]; /* one cubin for every sass check, even when cuobjdump fails */
+        int have = cml_fmt(built, sizeof built, "%s/%s", env->src_dir, cubin) == 0 &&
+                   stat(built, &st) == 0;
+        int rc = have ? 0 : cml_nvcc(args, env->src_dir, CML_BUILD_TIMEOUT_S, &log);
+        cml_proc_result r = {0};
+        char *const argv[] = {(char *)cuobjdump, "-sass", cubin, NULL};
+        if (rc == 0)
+            cml_run(argv, NULL, env->src_dir, -1, 60, TEXT_CAP, &r);
+        if (rc != 0 || !r.exited || r.exit_code != 0 || !r.output)
+            snprintf(why, wlen, "%s failed: %.200s", rc ? "nvcc -cubin" : "cuobjdump -sass",
+                     rc ? (log ? log : "?") : (r.output ? r.output : "no output"));
+        else if (cml_write_file(path, r.output, r.output_len) != 0)
+            snprintf(why, wlen, "cannot write %.200s", path);
+        free(log);
+        cml_proc_result_free(&r);
+        if (stat(path, &st) != 0)
+            return NULL;
+    }
+    char *text = cml_read_text(path, TEXT_CAP, NULL);
+    if (!text)
+        snprintf(why, wlen, "cannot read %.200s", path);
+    return text;
+}
+
+/* ptx / sass: a line of the student's code matches. */
+static void check_code(const cml_lab_spec *spec, const cml_tech_spec *c,
+                       const cml_technique_env *env, cml_tech_result *out)
+{
+    char tool[CML_PATH], found[160], why[300] = "";
+    int sass = c->kind == CML_TECH_SASS, hit = 0, tried = 0;
+    out->state = CML_TECH_NOT_CHECKED;
+    if (!env->src_dir) {
+        snprintf(out->detail, sizeof out->detail, "not checked (no student sources here)");
+        return;
+    }
+    if (sass && cml_find_tool("CML_CUOBJDUMP", "cuobjdump", tool, sizeof tool) != 0) {
+        snprintf(out->detail, sizeof out->detail, "not checked (cuobjdump not found)");
+        return;
+    }
+    for (int i = 0; !hit && i < spec->nfiles; i++) {
+        if (!is_cu(spec->files[i]))
+            continue;
+        char *text = derived_text(env, spec->files[i], sass, tool, why, sizeof why);
+        tried += text != NULL;
+        hit = text && cml_tech_find(text, c->pattern, c->scope, found, 120, NULL) == 1;
+        free(text);
+    }
+    if (!tried) {
+        snprintf(out->detail, sizeof out->detail, "not checked (%.280s)", why);
+        return;
+    }
+    out->state = hit ? CML_TECH_PASSED : CML_TECH_FAILED;
+    if (hit)
+        snprintf(out->detail, sizeof out->detail, "found: %s", found);
+    else
+        snprintf(out->detail, sizeof out->detail, "no %s line%s%.60s matches %.150s",
+                 sass ? "SASS" : "PTX", c->scope[0] ? " in kernel " : "", c->scope, c->pattern);
+}
+
+/* forbid: no line of the student's source, comments blanked out, matches. */
+static void check_forbid(const cml_tech_spec *c, const cml_technique_env *env,
+                         cml_tech_result *out)
+{
+    char path[CML_PATH], found[160];
+    int line = 0;
+    out->state = CML_TECH_NOT_CHECKED;
+    char *src = env->src_dir && cml_fmt(path, sizeof path, "%s/%s", env->src_dir, c->file) == 0
+                ? cml_read_text(path, TEXT_CAP, NULL) : NULL;
+    if (!src) {
+        snprintf(out->detail, sizeof out->detail, "not checked (cannot read %.60s)", c->file);
+        return;
+    }
+    cml_strip_comments(src);
+    int hit = cml_tech_find(src, c->pattern, NULL, found, 120, &line) == 1;
+    free(src);
+    out->state = hit ? CML_TECH_FAILED : CML_TECH_PASSED;
+    if (hit)
+        snprintf(out->detail, sizeof out->detail, "%s line %d: %s", c->file, line, found);
+    else
+        snprintf(out->detail, sizeof out->detail, "%s has nothing matching %.150s", c->file,
+                 c->pattern);
+}
+
+/* The first check that neither passed nor was not checkable, or -1. */
+static int first_failed(const cml_task_spec *t, const cml_task_result *r)
+{
+    for (int i = 0; i < t->ntech; i++)
+        if (r->tech[i].state != CML_TECH_PASSED && r->tech[i].state != CML_TECH_NOT_CHECKED)
+            return i;
+    return -1;
+}
+
+/* Contract in technique.h. */
+void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
+                        const cml_technique_env *env, cml_task_result *r)
+{
+    int solved = !strcmp(r->status, "passed") || !strcmp(r->status, "slow");
+    for (int i = 0; i < t->ntech && i < CML_MAX_TECH; i++) {
+        const cml_tech_spec *c = &t->tech[i];
+        cml_tech_result *out = &r->tech[i];
+        memset(out, 0, sizeof *out);
+        if (c->kind == CML_TECH_PTX || c->kind == CML_TECH_SASS)
+            check_code(spec, c, env, out);
+        else if (c->kind == CML_TECH_FORBID)
+            check_forbid(c, env, out);
+        else if (!env->bin)
+            snprintf(out->detail, sizeof out->detail, "not checked (no GPU)"),
+                out->state = CML_TECH_NOT_CHECKED;
+        else if (!solved)
+            snprintf(out->detail, sizeof out->detail, "not run: a case of the task failed");
+        else if (c->kind == CML_TECH_NCU)
+            cml_tech_ncu(c, t, env, out);
+        else
+            cml_tech_sanitize(c, t, env, out);
+    }
+    int bad = first_failed(t, r);
+    if (!solved || t->ntech == 0)
+        return;
+    if (bad < 0) {
+        r->technique_score = t->technique_points;
+        r->score += r->technique_score;
+        return;
+    }
+    char before[sizeof r->detail];
+    snprintf(before, sizeof before, "%s", r->detail);
+    snprintf(r->status, sizeof r->status, "technique");
+    snprintf(r->detail, sizeof r->detail, "technique check %s failed (it proves: %.160s): "
+             "%.320s%s%.400s", cml_tech_kind_name(t->tech[bad].kind), t->tech[bad].what,
+             r->tech[bad].detail, before[0] ? "; " : "", before);
+}

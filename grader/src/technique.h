@@ -1,0 +1,65 @@
+/* Technique checks: after a task is scored, prove how it was solved. ptx and forbid need no GPU
+ * (nvcc -ptx of the student file, the student's source); sass needs cuobjdump; ncu and sanitize
+ * run the student's lab binary under Nsight Compute or compute-sanitizer. What the grader's
+ * environment cannot check (no GPU, tool missing, no permission) is "not checked" and awarded:
+ * a student never loses points for the machine that grades them. */
+#ifndef CML_TECHNIQUE_H
+#define CML_TECHNIQUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cml.h"
+
+/* Where the checks find what they inspect. */
+typedef struct {
+    const char *src_dir;  /* the staged student folder: sources; PTX, cubins are built here.
+                             NULL: no sources (test binaries), ptx/sass/forbid not checked */
+    const char *bin;      /* the student's lab binary for ncu and sanitize; NULL: no GPU */
+    int cc;               /* compute capability the PTX and cubins are built for */
+    uint64_t seed;
+    const char *work_dir; /* where the tools run */
+    double timeout_s;     /* one run of the lab binary (the tools get a multiple) */
+} cml_technique_env;
+
+/* Run task t's checks into r->tech[], then, when every case passed (status passed or slow),
+ * award t->technique_points if every check passed or was not checked, else set status
+ * "technique" and say in the detail which check failed and what it proves. ncu and sanitize
+ * run only when every case passed. Other statuses (wrong, no-gpu, ...) keep their score 0. */
+void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
+                        const cml_technique_env *env, cml_task_result *r);
+
+/* "ptx", "sass", "forbid", "ncu", "sanitize"; and "passed", "FAILED", "not checked",
+ * "not run" for a state. */
+const char *cml_tech_kind_name(enum cml_tech_kind k);
+const char *cml_tech_state_name(enum cml_tech_state s);
+
+/* ---- the parts, exposed for the tests ---- */
+
+/* The first line of text matching the POSIX ERE `pattern` into found (trimmed, capped);
+ * with a non-empty scope, only lines under a function header (a PTX ".entry" line or a SASS
+ * "Function :" line) that contains `scope`. 1 found, 0 not, -1 bad pattern. *line_no gets the
+ * 1-based line when not NULL. */
+int cml_tech_find(const char *text, const char *pattern, const char *scope, char *found,
+                  size_t len, int *line_no);
+
+/* Blank out C/C++ comments (// and / * * /) in place, keeping newlines (so line numbers stay)
+ * and string and character literals. */
+void cml_strip_comments(char *src);
+
+/* Sum of `metric`'s values in ncu's --csv output (rows whose "Metric Name" is metric; thousands
+ * separators allowed). The number of rows summed; 0 when none. */
+int cml_ncu_sum(const char *csv, const char *metric, double *sum);
+
+/* An external tool: $env_var when set (a path, or a name looked up on PATH), else `name` on
+ * PATH, else /usr/local/cuda/bin/<name>. 0 with the path; -1 when not found. */
+int cml_find_tool(const char *env_var, const char *name, char *path, size_t len);
+
+/* technique_run.c: the checks that run the lab binary. */
+void cml_tech_ncu(const cml_tech_spec *c, const cml_task_spec *t, const cml_technique_env *env,
+                  cml_tech_result *out);
+void cml_tech_sanitize(const cml_tech_spec *c, const cml_task_spec *t,
+                       const cml_technique_env *env, cml_tech_result *out);
+
+#endif /* CML_TECHNIQUE_H */

@@ -1,0 +1,228 @@
+/* Technique checks that run the student's lab binary: under Nsight Compute (ncu) to read a
+ * counter, and under compute-sanitizer to find memory, race and synchronisation errors. Both run
+ * in the sandbox with a timeout; whatever the grader's machine cannot do is "not checked". */
+#include "technique.h"
+#include "run.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TOOL_OUTPUT_CAP ((size_t)4 << 20)
+#define FIELD 256
+
+static int is_executable(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+static int on_path(const char *name, char *path, size_t len)
+{
+    for (const char *p = getenv("PATH"); p && *p; p += strcspn(p, ":"), p += *p == ':') {
+        size_t n = strcspn(p, ":");
+        if (n && cml_fmt(path, len, "%.*s/%s", (int)n, p, name) == 0 && is_executable(path))
+            return 1;
+    }
+    return 0;
+}
+
+/* Contract in technique.h. */
+int cml_find_tool(const char *env_var, const char *name, char *path, size_t len)
+{
+    const char *env = getenv(env_var);
+    if (env && *env)
+        return (strchr(env, '/') ? cml_fmt(path, len, "%s", env) == 0 && is_executable(path)
+                                 : on_path(env, path, len)) ? 0 : -1;
+    if (on_path(name, path, len))
+        return 0;
+    return cml_fmt(path, len, "/usr/local/cuda/bin/%s", name) == 0 && is_executable(path)
+           ? 0 : -1;
+}
+
+/* The fields of one CSV line ("a","b,c",d) into f; how many. */
+static int csv_fields(const char *s, size_t n, char f[][FIELD], int max)
+{
+    int k = 0;
+    size_t i = 0;
+    while (i <= n && k < max) {
+        size_t o = 0;
+        if (i < n && s[i] == '"') {
+            for (i++; i < n && !(s[i] == '"' && (i + 1 >= n || s[i + 1] != '"')); i++) {
+                i += s[i] == '"'; /* "" is one quote */
+                if (o < FIELD - 1)
+                    f[k][o++] = s[i];
+            }
+            i++;
+        }
+        for (; i < n && s[i] != ','; i++)
+            if (o < FIELD - 1)
+                f[k][o++] = s[i];
+        f[k++][o] = '\0';
+        i++;
+    }
+    return k;
+}
+
+/* Contract in technique.h. */
+int cml_ncu_sum(const char *csv, const char *metric, double *sum)
+{
+    static char f[32][FIELD];
+    int name_col = -1, value_col = -1, rows = 0;
+    *sum = 0;
+    for (const char *p = csv; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        size_t n = strcspn(p, "\r\n");
+        if (*p != '"')
+            continue;
+        int k = csv_fields(p, n, f, 32);
+        if (name_col < 0 || value_col < 0) {
+            for (int i = 0; i < k; i++) {
+                name_col = strcmp(f[i], "Metric Name") == 0 ? i : name_col;
+                value_col = strcmp(f[i], "Metric Value") == 0 ? i : value_col;
+            }
+            continue;
+        }
+        if (name_col >= k || value_col >= k || strcmp(f[name_col], metric) != 0)
+            continue;
+        char digits[FIELD], *end;
+        size_t o = 0;
+        for (const char *c = f[value_col]; *c; c++)
+            if (*c != ',')
+                digits[o++] = *c;
+        digits[o] = '\0';
+        double v = strtod(digits, &end);
+        if (end != digits && *end == '\0') {
+            *sum += v;
+            rows++;
+        }
+    }
+    return rows;
+}
+
+/* "1.1,n=4097" (never "time"). */
+static void case_text(const cml_task_spec *t, const char *text, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s", t->id, text[0] ? "," : "", text);
+}
+
+/* Runs argv in the sandbox; fills out->detail with "not checked (...)" and returns -1 when the
+ * tool could not run to an end. */
+static int run_tool(char *const argv[], const cml_technique_env *env, const char *tool,
+                    cml_proc_result *r, cml_tech_result *out)
+{
+    double limit = 3 * (env->timeout_s > 0 ? env->timeout_s : 60);
+    char how[300];
+    cml_run(argv, NULL, env->work_dir, -1, limit, TOOL_OUTPUT_CAP, r);
+    if (r->started && !r->timed_out && !r->signaled)
+        return 0;
+    cml_proc_describe(r, limit, how, sizeof how);
+    out->state = CML_TECH_NOT_CHECKED;
+    snprintf(out->detail, sizeof out->detail, "not checked (%s %.280s)", tool, how);
+    return -1;
+}
+
+/* Contract in technique.h. */
+void cml_tech_ncu(const cml_tech_spec *c, const cml_task_spec *t, const cml_technique_env *env,
+                  cml_tech_result *out)
+{
+    char ncu[CML_PATH], kernel[200], seed[32], one[200], tail[200];
+    out->state = CML_TECH_NOT_CHECKED;
+    if (cml_find_tool("CML_NCU", "ncu", ncu, sizeof ncu) != 0) {
+        snprintf(out->detail, sizeof out->detail, "not checked (ncu not found)");
+        return;
+    }
+    snprintf(kernel, sizeof kernel, "regex:%s", c->pattern);
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)env->seed);
+    case_text(t, t->ncu_case[0] ? t->ncu_case : t->cases[0].text, one, sizeof one);
+    char *const argv[] = {ncu, "--clock-control", "none", "--target-processes", "all",
+                          "--kernel-name", kernel, "--metrics", (char *)c->metric, "--csv",
+                          "--print-units", "base", (char *)env->bin, "--seed", seed,
+                          "--no-output", "--case", one, NULL};
+    cml_proc_result r = {0};
+    double sum = 0;
+    if (run_tool(argv, env, "ncu", &r, out) == 0) {
+        int rows = r.output ? cml_ncu_sum(r.output, c->metric, &sum) : 0;
+        cml_proc_tail(&r, 150, tail, sizeof tail);
+        if (r.output && strstr(r.output, "ERR_NVGPUCTRPERM"))
+            snprintf(out->detail, sizeof out->detail, "not checked (no permission to read the "
+                     "GPU's performance counters: ERR_NVGPUCTRPERM)");
+        else if (rows == 0)
+            snprintf(out->detail, sizeof out->detail, "not checked (ncu reported no %.80s for "
+                     "a kernel matching %.60s: %.80s)", c->metric, c->pattern, tail);
+        else {
+            out->state = sum <= c->max ? CML_TECH_PASSED : CML_TECH_FAILED;
+            snprintf(out->detail, sizeof out->detail, "%.100s = %.17g %s %.17g over %d kernel "
+                     "launch%s (case %.100s)", c->metric, sum, sum <= c->max ? "<=" : "> limit",
+                     c->max, rows, rows == 1 ? "" : "es", one);
+        }
+    }
+    cml_proc_result_free(&r);
+}
+
+/* The first lines a sanitizer reported (its banner and summary left out), " | " between. */
+static void first_errors(const char *output, char *buf, size_t len)
+{
+    size_t used = 0;
+    int kept = 0;
+    buf[0] = '\0';
+    for (const char *p = output; p && *p && kept < 2;
+         p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        size_t n = strcspn(p, "\r\n");
+        const char *s = p + strspn(p, "= ");
+        size_t m = n - (size_t)(s - p);
+        if (strncmp(p, "=========", 9) != 0 || s >= p + n || memmem(s, m, "COMPUTE-SANITIZER", 17)
+            || memmem(s, m, "ERROR SUMMARY", 13))
+            continue;
+        int w = snprintf(buf + used, len - used, "%s%.*s", kept ? " | " : "", (int)m, s);
+        used = w > 0 && used + (size_t)w < len ? used + (size_t)w : len - 1;
+        kept++;
+    }
+}
+
+/* Contract in technique.h. */
+void cml_tech_sanitize(const cml_tech_spec *c, const cml_task_spec *t,
+                       const cml_technique_env *env, cml_tech_result *out)
+{
+    char cs[CML_PATH], seed[32], cases[CML_MAX_CASES][200], errors[280];
+    char *argv[12 + 2 * CML_MAX_CASES];
+    int a = 0, n = 0;
+    out->state = CML_TECH_NOT_CHECKED;
+    if (cml_find_tool("CML_SANITIZER", "compute-sanitizer", cs, sizeof cs) != 0) {
+        snprintf(out->detail, sizeof out->detail, "not checked (compute-sanitizer not found)");
+        return;
+    }
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)env->seed);
+    const char *head[] = {cs, "--tool", c->pattern, "--error-exitcode", "99", env->bin,
+                          "--seed", seed, "--no-output"};
+    for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+        argv[a++] = (char *)head[i];
+    for (int i = 0; i < t->ncases; i++)
+        if (!t->cases[i].timed) {
+            case_text(t, t->cases[i].text, cases[n], sizeof cases[n]);
+            argv[a++] = "--case";
+            argv[a++] = cases[n++];
+        }
+    argv[a] = NULL;
+    if (n == 0) {
+        snprintf(out->detail, sizeof out->detail, "not checked (every case is timed)");
+        return;
+    }
+    cml_proc_result r = {0};
+    if (run_tool(argv, env, "compute-sanitizer", &r, out) == 0) {
+        if (r.exit_code == 99) {
+            first_errors(r.output, errors, sizeof errors);
+            out->state = CML_TECH_FAILED;
+            snprintf(out->detail, sizeof out->detail, "%s: %s", c->pattern, errors);
+        } else if (r.exit_code == 0) {
+            out->state = CML_TECH_PASSED;
+            snprintf(out->detail, sizeof out->detail, "%s: no error in %d case(s)", c->pattern, n);
+        } else {
+            cml_proc_tail(&r, 150, errors, sizeof errors);
+            snprintf(out->detail, sizeof out->detail, "not checked (compute-sanitizer exited "
+                     "with status %d: %.150s)", r.exit_code, errors);
+        }
+    }
+    cml_proc_result_free(&r);
+}

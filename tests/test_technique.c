@@ -1,0 +1,408 @@
+/* Technique checks: the spec directives (ptx, sass, forbid, ncu, ncu_case, sanitize, technique),
+ * the text checks on fixture PTX and sources (no GPU), and ncu / compute-sanitizer through fake
+ * tools named by CML_NCU / CML_SANITIZER that print what the real ones do. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "report.h"
+#include "suites.h"
+#include "technique.h"
+#include "util.h"
+
+#define HEAD "lab 04_x\nfiles k.cu\n"
+#define TASK "task 1.1\ncheck copy\npoints 6\ncase n=1000\ncase n=4096 time\n"
+#define V4 "ld\\.global(\\.[a-z0-9:_]+)*\\.v4\\.(f32|b32|u32)"
+
+static char dir[64], err[512];
+static cml_lab_spec spec;
+static cml_task_result r;
+static cml_technique_env env;
+
+/* Loads spec text through a file; cml_spec_load's result. */
+static int load(const char *text)
+{
+    char path[CML_PATH];
+    cml_fmt(path, sizeof path, "%s/t.spec", dir);
+    test_write(path, text);
+    return cml_spec_load(path, &spec, err, sizeof err);
+}
+
+static void rejected(const char *text, const char *what)
+{
+    ck_assert_int_eq(load(text), -1);
+    ck_assert_msg(strstr(err, what) != NULL, "'%s' should contain '%s'", err, what);
+}
+
+static void put(const char *name, const char *text, int exec)
+{
+    char path[CML_PATH];
+    cml_fmt(path, sizeof path, "%s/%s", dir, name);
+    test_write(path, text);
+    if (exec)
+        chmod(path, 0755);
+}
+
+static const char *in_dir(const char *name)
+{
+    static char path[4][CML_PATH];
+    static int next;
+    char *p = path[next++ % 4];
+    cml_fmt(p, CML_PATH, "%s/%s", dir, name);
+    return p;
+}
+
+/* A fake nvcc that "compiles" to PTX by copying $FAKE_PTX to its -o path. */
+static const char NVCC[] = "#!/bin/sh\nout=\nfor a; do [ \"$prev\" = -o ] && out=$a; prev=$a; "
+                           "done\ncp \"$FAKE_PTX\" \"$out\"\n";
+/* A fake ncu: FAKE_NCU=ok prints CSV with $FAKE_NCU_VALUE, perm the permission error, none
+ * no kernel; its arguments go to $FAKE_ARGS. */
+static const char NCU[] =
+    "#!/bin/sh\necho \"$@\" > \"$FAKE_ARGS\"\necho '==PROF== Connected to process 1'\n"
+    "case $FAKE_NCU in\nperm) echo '==ERROR== ERR_NVGPUCTRPERM - The user does not have "
+    "permission to access NVIDIA GPU Performance Counters'; exit 1;;\n"
+    "none) echo '==WARNING== No kernels were profiled.'; exit 0;;\nesac\n"
+    "echo '\"ID\",\"Process ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"'\n"
+    "echo '\"0\",\"1\",\"copyVec\",\"m.sum\",\"\",\"'\"$FAKE_NCU_VALUE\"'\"'\n"
+    "echo '\"1\",\"1\",\"copyVec\",\"m.sum\",\"\",\"0\"'\n"
+    "echo '\"1\",\"1\",\"copyVec\",\"other.sum\",\"\",\"77\"'\n";
+/* A fake compute-sanitizer: FAKE_CS=error reports an invalid read and exits 99. */
+static const char CS[] =
+    "#!/bin/sh\necho \"$@\" > \"$FAKE_ARGS\"\necho '========= COMPUTE-SANITIZER'\n"
+    "[ \"$FAKE_CS\" = error ] || { echo '========= ERROR SUMMARY: 0 errors'; exit 0; }\n"
+    "echo '========= Invalid __global__ read of size 16 bytes'\n"
+    "echo '=========     at copyVec(const float *, float *, unsigned long)+0x70'\n"
+    "echo '========= ERROR SUMMARY: 1 error'\nexit 99\n";
+
+static const char PTX[] =
+    ".visible .entry _Z10copyScalarPKfPfm(\n{\n\tld.global.f32 %f1, [%rd4];\n}\n"
+    ".visible .entry _Z7copyVecPKfPfm(\n{\n\tld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4];\n"
+    "\tst.global.v4.f32 [%rd5], {%f1, %f2, %f3, %f4};\n}\n";
+
+static void setup(void)
+{
+    test_tmpdir(dir, sizeof dir);
+    put("nvcc", NVCC, 1);
+    put("ncu", NCU, 1);
+    put("cs", CS, 1);
+    put("good.ptx", PTX, 0);
+    put("scalar.ptx", ".visible .entry _Z7copyVecPKfPfm(\n{\n\tld.global.f32 %f1, [%rd4];\n}\n",
+        0);
+    put("k.cu", "// cudaMemcpy(a, b) is what we do not do\n__global__ void copyVec() {}\n", 0);
+    setenv("NVCC", in_dir("nvcc"), 1);
+    setenv("FAKE_PTX", in_dir("good.ptx"), 1);
+    setenv("CML_NCU", in_dir("ncu"), 1);
+    setenv("CML_SANITIZER", in_dir("cs"), 1);
+    setenv("CML_CUOBJDUMP", "/nonexistent/cuobjdump", 1);
+    setenv("FAKE_ARGS", in_dir("args"), 1);
+    setenv("FAKE_NCU", "ok", 1);
+    setenv("FAKE_NCU_VALUE", "0", 1);
+    setenv("FAKE_CS", "clean", 1);
+    env = (cml_technique_env){ dir, "/bin/true", 90, 7, dir, 10 };
+    memset(&r, 0, sizeof r);
+}
+
+static void teardown(void)
+{
+    cml_rmtree(dir);
+    const char *vars[] = {"NVCC", "FAKE_PTX", "CML_NCU", "CML_SANITIZER", "CML_CUOBJDUMP",
+                          "FAKE_ARGS", "FAKE_NCU", "FAKE_NCU_VALUE", "FAKE_CS"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+        unsetenv(vars[i]);
+}
+
+/* Load `checks` into task 1.1 (worth 6 + 4 technique points) and grade it as `status`. */
+static void grade(const char *checks, const char *status)
+{
+    char text[2048];
+    snprintf(text, sizeof text, HEAD TASK "%s\ntechnique 4\n", checks);
+    ck_assert_msg(load(text) == 0, "%s", err);
+    r.spec = &spec.tasks[0];
+    snprintf(r.status, sizeof r.status, "%s", status);
+    snprintf(r.detail, sizeof r.detail, "all 2 cases passed");
+    r.max_score = 10;
+    r.score = strcmp(status, "passed") == 0 ? 6 : 0;
+    cml_technique_task(&spec, &spec.tasks[0], &env, &r);
+}
+
+static void assert_check(int k, enum cml_tech_state state, const char *detail)
+{
+    ck_assert_msg(r.tech[k].state == state && strstr(r.tech[k].detail, detail),
+                  "check %d: %s: %s (wanted %s: %s)", k, cml_tech_state_name(r.tech[k].state),
+                  r.tech[k].detail, cml_tech_state_name(state), detail);
+}
+
+START_TEST(parses_every_directive)
+{
+    ck_assert_msg(load(HEAD TASK "ptx in=copyVec " V4 " 128-bit loads\nsass LDG.E.128 128-bit "
+                       "loads in SASS\nforbid k.cu cudaMemcpy no copies\nncu copy "
+                       "m.sum 0 no bank conflicts\nncu_case n=256\nsanitize memcheck,racecheck\n"
+                       "technique 3\n") == 0, "%s", err);
+    const cml_task_spec *t = &spec.tasks[0];
+    ck_assert_int_eq(t->ntech, 6);
+    ck_assert_int_eq(t->tech[0].kind, CML_TECH_PTX);
+    ck_assert_str_eq(t->tech[0].scope, "copyVec");
+    ck_assert_str_eq(t->tech[0].pattern, V4);
+    ck_assert_str_eq(t->tech[0].what, "128-bit loads");
+    ck_assert_str_eq(t->tech[1].what, "128-bit loads in SASS");
+    ck_assert_str_eq(t->tech[2].file, "k.cu");
+    ck_assert_str_eq(t->tech[3].metric, "m.sum");
+    ck_assert_double_eq(t->tech[3].max, 0);
+    ck_assert_str_eq(t->ncu_case, "n=256");
+    ck_assert_str_eq(t->tech[4].pattern, "memcheck");
+    ck_assert_str_eq(t->tech[5].pattern, "racecheck");
+    ck_assert_double_eq(t->technique_points, 3);
+}
+END_TEST
+
+START_TEST(rejects_bad_directives)
+{
+    rejected(HEAD TASK "ptx ld[ bad\ntechnique 1\n", "not a POSIX extended regex");
+    rejected(HEAD TASK "ptx ld\\.global\ntechnique 1\n", "ends with what the check proves");
+    rejected(HEAD TASK "forbid other.cu x y\ntechnique 1\n", "not one of the lab's 'files'");
+    rejected(HEAD TASK "sanitize memcheck,leakcheck\ntechnique 1\n", "unknown tool 'leakcheck'");
+    rejected(HEAD TASK "ncu k m.sum lots what\ntechnique 1\n", "must be a number");
+    rejected(HEAD TASK "ncu_case n=256,time\n", "drop 'time'");
+    rejected(HEAD TASK "technique 2\n", "no check");
+    rejected(HEAD TASK "ptx ld x\n", "no 'technique <points>'");
+    rejected(HEAD TASK "ptx in= ld x\ntechnique 1\n", "in= needs a kernel name");
+    rejected(HEAD "ptx ld x\n" TASK, "outside a task");
+    char text[1024] = HEAD TASK;
+    for (int i = 0; i < CML_MAX_TECH + 1; i++)
+        strcat(text, "ptx ld x\n");
+    rejected(text, "at most 8 technique checks");
+}
+END_TEST
+
+START_TEST(finds_lines_within_a_kernel)
+{
+    char found[128];
+    int line = 0;
+    ck_assert_int_eq(cml_tech_find(PTX, V4, NULL, found, sizeof found, &line), 1);
+    ck_assert_str_eq(found, "ld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4];");
+    ck_assert_int_eq(cml_tech_find("  LDG.E.128   R8,\t\tdesc ;", "LDG", NULL, found, sizeof found,
+                                   NULL), 1);
+    ck_assert_str_eq(found, "LDG.E.128 R8, desc ;");
+    ck_assert_int_eq(line, 7);
+    ck_assert_int_eq(cml_tech_find(PTX, V4, "copyScalar", found, sizeof found, NULL), 0);
+    ck_assert_int_eq(cml_tech_find(PTX, "st\\.global(\\.[a-z0-9:_]+)*\\.v4", "copyVec", found,
+                                   sizeof found, NULL), 1);
+    ck_assert_int_eq(cml_tech_find(PTX, "ld[", NULL, found, sizeof found, NULL), -1);
+}
+END_TEST
+
+START_TEST(strips_comments_but_not_strings)
+{
+    char src[] = "a(); // cudaMemcpy\n/* cudaMemcpy\n */ b(\"//x\", '/');\nc(); /* x */ d();\n";
+    cml_strip_comments(src);
+    ck_assert_ptr_null(strstr(src, "cudaMemcpy"));
+    ck_assert_ptr_nonnull(strstr(src, "b(\"//x\", '/');"));
+    ck_assert_ptr_nonnull(strstr(src, "d();"));
+    int lines = 0;
+    for (char *c = src; *c; c++)
+        lines += *c == '\n';
+    ck_assert_int_eq(lines, 4);
+}
+END_TEST
+
+START_TEST(sums_an_ncu_metric)
+{
+    double sum = 0;
+    const char *csv = "==PROF== Connected\n\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric "
+                      "Value\"\n\"0\",\"k(int, \"\"a\"\")\",\"m.sum\",\"1,024\"\n"
+                      "\"1\",\"k\",\"m.sum\",\"2\"\n\"1\",\"k\",\"n.sum\",\"5\"\nprogram output\n";
+    ck_assert_int_eq(cml_ncu_sum(csv, "m.sum", &sum), 2);
+    ck_assert_double_eq(sum, 1026);
+    ck_assert_int_eq(cml_ncu_sum("no csv here\n", "m.sum", &sum), 0);
+}
+END_TEST
+
+START_TEST(ptx_and_forbid_pass_and_award_points)
+{
+    grade("ptx in=copyVec " V4 " 128-bit loads\nforbid k.cu cudaMemcpy no copies", "passed");
+    assert_check(0, CML_TECH_PASSED, "found: ld.global.nc.v4.f32");
+    assert_check(1, CML_TECH_PASSED, "nothing matching cudaMemcpy");
+    ck_assert_str_eq(r.status, "passed");
+    ck_assert_double_eq(r.technique_score, 4);
+    ck_assert_double_eq(r.score, 10);
+    ck_assert_int_eq(access(in_dir("k.cu.ptx"), F_OK), 0); /* built beside the sources */
+}
+END_TEST
+
+START_TEST(scalar_ptx_fails_the_technique)
+{
+    setenv("FAKE_PTX", in_dir("scalar.ptx"), 1);
+    grade("ptx " V4 " 128-bit loads", "passed");
+    assert_check(0, CML_TECH_FAILED, "no PTX line matches");
+    ck_assert_str_eq(r.status, "technique");
+    ck_assert_ptr_nonnull(strstr(r.detail, "technique check ptx failed (it proves: 128-bit"));
+    ck_assert_ptr_nonnull(strstr(r.detail, "all 2 cases passed"));
+    ck_assert_double_eq(r.technique_score, 0);
+    ck_assert_double_eq(r.score, 6);
+}
+END_TEST
+
+START_TEST(forbidden_call_in_code_fails)
+{
+    put("k.cu", "/* fine */\nvoid f() {\n  cudaMemcpy(a, b, n, k);\n}\n", 0);
+    grade("forbid k.cu cudaMemcpy no explicit copies", "slow");
+    assert_check(0, CML_TECH_FAILED, "k.cu line 3: cudaMemcpy(a, b, n, k);");
+    ck_assert_str_eq(r.status, "technique");
+}
+END_TEST
+
+START_TEST(no_gpu_reports_checks_and_keeps_status)
+{
+    env.bin = NULL;
+    grade("ptx " V4 " loads\nncu copy m.sum 0 conflicts\nsanitize memcheck", "no-gpu");
+    assert_check(0, CML_TECH_PASSED, "found");
+    assert_check(1, CML_TECH_NOT_CHECKED, "no GPU");
+    assert_check(2, CML_TECH_NOT_CHECKED, "no GPU");
+    ck_assert_str_eq(r.status, "no-gpu");
+    ck_assert_double_eq(r.score, 0);
+}
+END_TEST
+
+START_TEST(wrong_task_gets_no_technique_points)
+{
+    grade("ptx " V4 " loads\nncu copy m.sum 0 conflicts", "wrong");
+    assert_check(1, CML_TECH_NOT_RUN, "a case of the task failed");
+    ck_assert_str_eq(r.status, "wrong");
+    ck_assert_double_eq(r.technique_score, 0);
+}
+END_TEST
+
+START_TEST(missing_cuobjdump_is_not_checked_and_awarded)
+{
+    grade("sass LDG.E.128 128-bit loads", "passed");
+    assert_check(0, CML_TECH_NOT_CHECKED, "not checked (cuobjdump not found)");
+    ck_assert_double_eq(r.score, 10);
+}
+END_TEST
+
+START_TEST(ncu_within_limit_passes)
+{
+    char *args;
+    grade("ncu copy m.sum 0 no bank conflicts\nncu_case n=256", "passed");
+    assert_check(0, CML_TECH_PASSED, "m.sum = 0 <= 0 over 2 kernel launches (case 1.1,n=256)");
+    ck_assert_double_eq(r.score, 10);
+    ck_assert_ptr_nonnull(args = cml_read_text(in_dir("args"), 4096, NULL));
+    ck_assert_ptr_nonnull(strstr(args, "--clock-control none --target-processes all "
+                                       "--kernel-name regex:copy --metrics m.sum --csv"));
+    ck_assert_ptr_nonnull(strstr(args, "/bin/true --seed 7 --no-output --case 1.1,n=256"));
+    free(args);
+}
+END_TEST
+
+START_TEST(ncu_over_limit_fails)
+{
+    setenv("FAKE_NCU_VALUE", "1,536", 1);
+    grade("ncu copy m.sum 0 no bank conflicts", "passed");
+    assert_check(0, CML_TECH_FAILED, "m.sum = 1536 > limit 0");
+    assert_check(0, CML_TECH_FAILED, "case 1.1,n=1000"); /* the first case by default */
+    ck_assert_str_eq(r.status, "technique");
+    ck_assert_double_eq(r.score, 6);
+}
+END_TEST
+
+START_TEST(ncu_without_permission_or_kernels_is_not_checked)
+{
+    setenv("FAKE_NCU", "perm", 1);
+    grade("ncu copy m.sum 0 no bank conflicts", "passed");
+    assert_check(0, CML_TECH_NOT_CHECKED, "ERR_NVGPUCTRPERM");
+    ck_assert_double_eq(r.score, 10);
+    setenv("FAKE_NCU", "none", 1);
+    grade("ncu copy m.sum 0 no bank conflicts", "passed");
+    assert_check(0, CML_TECH_NOT_CHECKED, "ncu reported no m.sum");
+    setenv("CML_NCU", "/nonexistent/ncu", 1);
+    grade("ncu copy m.sum 0 no bank conflicts", "passed");
+    assert_check(0, CML_TECH_NOT_CHECKED, "not checked (ncu not found)");
+    ck_assert_str_eq(r.status, "passed");
+}
+END_TEST
+
+START_TEST(sanitizer_clean_passes_on_untimed_cases)
+{
+    char *args;
+    grade("sanitize memcheck", "passed");
+    assert_check(0, CML_TECH_PASSED, "memcheck: no error in 1 case(s)");
+    ck_assert_ptr_nonnull(args = cml_read_text(in_dir("args"), 4096, NULL));
+    ck_assert_ptr_nonnull(strstr(args, "--tool memcheck --error-exitcode 99 /bin/true --seed 7 "
+                                       "--no-output --case 1.1,n=1000\n"));
+    free(args);
+}
+END_TEST
+
+START_TEST(sanitizer_error_fails_with_its_first_lines)
+{
+    setenv("FAKE_CS", "error", 1);
+    grade("sanitize memcheck", "passed");
+    assert_check(0, CML_TECH_FAILED, "memcheck: Invalid __global__ read of size 16 bytes | at "
+                                     "copyVec(");
+    ck_assert_str_eq(r.status, "technique");
+    setenv("CML_SANITIZER", "/nonexistent/cs", 1);
+    grade("sanitize memcheck", "passed");
+    assert_check(0, CML_TECH_NOT_CHECKED, "compute-sanitizer not found");
+}
+END_TEST
+
+START_TEST(reports_show_the_checks)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    setenv("FAKE_CS", "error", 1);
+    grade("ptx " V4 " 128-bit loads\nsanitize memcheck", "passed");
+    cml_lab_result lab = { .spec = &spec, .ntasks = 1 };
+    lab.tasks[0] = r;
+    FILE *m = open_memstream(&buf, &len);
+    cml_report_tech_term(m, &lab, 0);
+    json_w w = { .f = m };
+    jw_begin_object(&w, NULL);
+    cml_report_tech_json(&w, &r);
+    jw_end_object(&w);
+    fclose(m);
+    ck_assert_ptr_nonnull(strstr(buf, "Technique checks\n1.1   ptx      passed      128-bit "
+                                      "loads: found: ld.global.nc.v4.f32"));
+    ck_assert_ptr_nonnull(strstr(buf, "1.1   sanitize FAILED      compute-sanitizer --tool "
+                                      "memcheck finds no error: memcheck: Invalid"));
+    ck_assert_ptr_nonnull(strstr(buf, "\"technique_points\": 4"));
+    ck_assert_ptr_nonnull(strstr(buf, "\"state\": \"FAILED\""));
+    free(buf);
+}
+END_TEST
+
+/* The technique checks' suite. */
+Suite *technique_suite(void)
+{
+    Suite *s = suite_create("technique");
+    TCase *spec_tc = tcase_create("spec"), *text = tcase_create("text"),
+          *tools = tcase_create("tools");
+    TCase *all[] = {spec_tc, text, tools};
+    for (size_t i = 0; i < 3; i++)
+        tcase_add_checked_fixture(all[i], setup, teardown);
+    tcase_add_test(spec_tc, parses_every_directive);
+    tcase_add_test(spec_tc, rejects_bad_directives);
+    tcase_add_test(text, finds_lines_within_a_kernel);
+    tcase_add_test(text, strips_comments_but_not_strings);
+    tcase_add_test(text, sums_an_ncu_metric);
+    tcase_add_test(text, ptx_and_forbid_pass_and_award_points);
+    tcase_add_test(text, scalar_ptx_fails_the_technique);
+    tcase_add_test(text, forbidden_call_in_code_fails);
+    tcase_add_test(text, no_gpu_reports_checks_and_keeps_status);
+    tcase_add_test(text, wrong_task_gets_no_technique_points);
+    tcase_add_test(tools, missing_cuobjdump_is_not_checked_and_awarded);
+    tcase_add_test(tools, ncu_within_limit_passes);
+    tcase_add_test(tools, ncu_over_limit_fails);
+    tcase_add_test(tools, ncu_without_permission_or_kernels_is_not_checked);
+    tcase_add_test(tools, sanitizer_clean_passes_on_untimed_cases);
+    tcase_add_test(tools, sanitizer_error_fails_with_its_first_lines);
+    tcase_add_test(tools, reports_show_the_checks);
+    suite_add_tcase(s, spec_tc);
+    suite_add_tcase(s, text);
+    suite_add_tcase(s, tools);
+    return s;
+}
