@@ -594,6 +594,8 @@ int cml_case_todo(const cml_case *c)
 {
     if (!g_todo_msg)
         return 0;
+    if (cml_current_reported) /* already reported (as todo, or failed by a check) */
+        return 1;
     cml_current_reported = 1;
     g_row_status = CML_ROW_TODO;
     if (g_mode == MODE_GRADE) {

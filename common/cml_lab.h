@@ -132,7 +132,8 @@ void cml_run_case_host(const cml_case *c, float *h_out, size_t out_elems, const 
 }
 
 /* For a run function that calls student code before the launch (an allocator, say): forget any
- * TODO seen so far, then, after the call, report the case as todo if one was reached (1). */
+ * TODO seen so far, then, after the call, report the case as todo if one was reached (1; the
+ * report is written once per case, so a launch may ask before the library does). */
 void cml_todo_reset(void);
 int cml_case_todo(const cml_case *c);
 
