@@ -106,4 +106,43 @@ typedef struct {
 } cml_timing;
 cml_timing cml_time(cml_launcher launch, void *d_poison, size_t poison_bytes);
 
+
+/* ==== host-involved tasks (labs 06 zero-copy and 07 unified memory) ====================
+ * The data starts and ends in host memory (pinned, mapped or managed), so the time that
+ * counts is end to end: the host clock from just before the launch to after a device
+ * synchronize (and, when asked, after the host has touched the output), transfers included.
+ * Outputs are read by the host directly, never through cudaMemcpy. */
+typedef struct {
+    uint64_t h2d_bytes, d2h_bytes; /* what the case must carry over the host link, each way */
+    int touch_output;              /* timed region ends after the host reads 1 float per 4 KiB */
+    cml_launcher reset;            /* run untimed before every launch (restore inputs); fn NULL: none */
+} cml_host_io;
+
+/* Like cml_run_case_l for an output in host-visible memory: poisons h_out on the host, runs
+ * `reset` then the launch, stops at a TODO, checks, writes the output from host memory, and
+ * times end to end when asked (always in a table). A launch may end the case itself with
+ * cml_case_fail() (a technique check). */
+void cml_run_case_host_l(const cml_case *c, float *h_out, size_t out_elems, const cml_host_io *io,
+                         cml_launcher launch);
+template <class F>
+void cml_run_case_host(const cml_case *c, float *h_out, size_t out_elems, const cml_host_io *io,
+                       F launch)
+{
+    cml_run_case_host_l(c, h_out, out_elems, io, cml_launcher_of(launch));
+}
+
+/* For a run function that calls student code before the launch (an allocator, say): forget any
+ * TODO seen so far, then, after the call, report the case as todo if one was reached (1; the
+ * report is written once per case, so a launch may ask before the library does). */
+void cml_todo_reset(void);
+int cml_case_todo(const cml_case *c);
+
+/* This run's pinned cudaMemcpy bandwidths (GB/s, 256 MiB each way), measured on first use. */
+void cml_pinned_gbps(double *h2d, double *d2h);
+/* End-to-end ms of the last timed host case or row (0 when it did not run). */
+double cml_last_host_ms(void);
+/* A table title whose last column is "of link": the pinned-copy bound over the time, where the
+ * bound is max(h2d_bytes / H2D GB/s, d2h_bytes / D2H GB/s): both directions at once. */
+void cml_table_title_host(const char *title);
+
 #endif /* CML_LAB_H */

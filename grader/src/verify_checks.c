@@ -4,6 +4,7 @@
 #include "verify.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cml_rand.h"
@@ -316,6 +317,66 @@ static void particle_where(const cml_case_spec *c, uint64_t i, char *buf, size_t
     snprintf(buf, len, " (array %s, particle %" PRIu64 ")", NAMES[i / c->n % 8], i % c->n);
 }
 
+/* ---- labs 06 and 07 (host-involved) ---- */
+
+/* The value of key `key` in a case's text ("n=9,passes=3"), or `fallback` when absent. */
+static uint64_t case_text_key(const cml_case_spec *c, const char *key, uint64_t fallback)
+{
+    size_t k = strlen(key);
+    for (const char *s = c->text; *s; s += strcspn(s, ","), s += (*s == ','))
+        if (strncmp(s, key, k) == 0 && s[k] == '=')
+            return strtoull(s + k + 1, NULL, 10);
+    return fallback;
+}
+
+/* saxpy (lab 06): out = 2*in0 + in1, then passes-1 more times out = 2*in0 + out; passes= from
+ * the case (default 1). a = 2 makes 2*x exact, so each pass rounds once here and on the GPU,
+ * whether or not either side fuses the multiply and the add: bit-exact. */
+static uint64_t saxpy_elems(const cml_case_spec *c, char *err, size_t errlen)
+{
+    uint64_t passes = case_text_key(c, "passes", 1);
+    if (c->n == 0 || c->n > UINT64_MAX / 4 || passes < 1 || passes > 1000) {
+        snprintf(err, errlen, "check saxpy needs n=<elements> (> 0) and passes between 1 and 1000");
+        return 0;
+    }
+    return c->n;
+}
+
+static void saxpy_expect(const cml_case_spec *c, uint64_t seed, uint64_t first, size_t count,
+                         float *dst)
+{
+    uint64_t passes = case_text_key(c, "passes", 1);
+    for (size_t j = 0; j < count; j++) {
+        float x = cml_rand_f32(seed, 0, first + j), out = cml_rand_f32(seed, 1, first + j);
+        for (uint64_t p = 0; p < passes; p++)
+            out = 2.0f * x + out;
+        dst[j] = out;
+    }
+}
+
+/* add2 (lab 07): out[i] = in0[i] + in1[i] over a rows x cols matrix; one rounding either side. */
+static uint64_t add2_elems(const cml_case_spec *c, char *err, size_t errlen)
+{
+    if (c->rows == 0 || c->cols == 0 || c->rows > UINT64_MAX / 4 / c->cols) {
+        snprintf(err, errlen, "check add2 needs rows=<r>,cols=<c> (both > 0, not too large)");
+        return 0;
+    }
+    return c->rows * c->cols;
+}
+
+static void add2_expect(const cml_case_spec *c, uint64_t seed, uint64_t first, size_t count,
+                        float *dst)
+{
+    (void)c;
+    for (size_t j = 0; j < count; j++)
+        dst[j] = cml_rand_f32(seed, 0, first + j) + cml_rand_f32(seed, 1, first + j);
+}
+
+static void add2_where(const cml_case_spec *c, uint64_t i, char *buf, size_t len)
+{
+    snprintf(buf, len, " (row %" PRIu64 ", column %" PRIu64 ")", i / c->cols, i % c->cols);
+}
+
 static const cml_check CHECKS[] = {
     {"copy", "n", copy_elems, copy_expect, NULL},
     {"transpose", "rows,cols", transpose_elems, transpose_expect, transpose_where},
@@ -330,6 +391,8 @@ static const cml_check CHECKS[] = {
     {"particles_move", "n", move_elems, move_expect, particle_where},
     {"particles_potential", "n", potential_elems, potential_expect, NULL},
     {"aos_to_soa", "n", soa_elems, soa_expect, particle_where},
+    {"saxpy", "n,passes", saxpy_elems, saxpy_expect, NULL},
+    {"add2", "rows,cols", add2_elems, add2_expect, add2_where},
 };
 
 #define NCHECKS (sizeof CHECKS / sizeof CHECKS[0])

@@ -1,0 +1,267 @@
+/* Lab 06 harness (pristine): the tasks and their cases, the zero-copy technique checks and the
+ * bench table. Host buffers are filled from the seeded inputs, outputs are read by the host and
+ * every time is end to end (common/cml_lab.cu, "host-involved tasks"). The student's code lives
+ * in zerocopy.cu (6.1) and copies.cu (6.2, 6.3). */
+#include "zerocopy.h"
+
+#include <stdio.h>
+
+// ---- the right output, for self-checks (the grader computes its own) ----
+
+static int case_passes(const cml_case *c) { return (int)cml_case_key(c, "passes", 1); }
+
+static float expect_saxpy(const cml_case *c, uint64_t seed, uint64_t i)
+{
+    const float x = cml_rand_f32(seed, 0, i);
+    float out = cml_rand_f32(seed, 1, i);
+    for (int p = 0; p < case_passes(c); p++)
+        out = SAXPY_A * x + out; /* exact product: one rounding, fused or not */
+    return out;
+}
+
+// ---- host buffers: x, y, out; pinned, freed when the run function returns ----
+
+struct host_bufs {
+    float *p[3] = {NULL, NULL, NULL}; /* x, y, out */
+    ~host_bufs()
+    {
+        for (float *q : p)
+            if (q)
+                CML_CHECK(cudaFreeHost(q));
+    }
+};
+
+/* x and y from the seeded input streams 0 and 1: generated on the GPU, copied into h. */
+static int fill_inputs(host_bufs &h, size_t n)
+{
+    for (uint32_t s = 0; s < 2; s++) {
+        float *d = cml_input(n, s);
+        if (!d)
+            return -1;
+        CML_CHECK(cudaMemcpy(h.p[s], d, n * sizeof(float), cudaMemcpyDeviceToHost));
+    }
+    return 0;
+}
+
+/* The harness's own buffers for 6.2 and 6.3 (flags: cudaHostAllocDefault or ...Mapped). */
+static int alloc_host(host_bufs &h, size_t n, unsigned flags)
+{
+    for (float *&q : h.p)
+        CML_CHECK(cudaHostAlloc((void **)&q, n * sizeof(float), flags));
+    return fill_inputs(h, n);
+}
+
+/* Reads the case's passes (1..1000) into *passes; 0, or -1 with the case failed. */
+static int get_passes(const cml_case *c, int *passes)
+{
+    const uint64_t p = cml_case_key(c, "passes", 1);
+    if (p < 1 || p > 1000) {
+        cml_case_fail("passes must be between 1 and 1000");
+        return -1;
+    }
+    *passes = (int)p;
+    return 0;
+}
+
+// ---- 6.1's technique checks ----
+
+/* Check 1, on each zc_alloc_mapped result: cudaPointerGetAttributes must see pinned host memory
+ * with a device mapping. Catches malloc (unregistered), cudaMalloc (device) and managed memory. */
+static int is_mapped_pinned(const float *h)
+{
+    static const char *const KIND[] = {"unregistered (malloc?)", "pinned host", "device",
+                                       "managed"};
+    cudaPointerAttributes a;
+    if (!h) {
+        cml_case_fail("zc_alloc_mapped returned NULL");
+        return 0;
+    }
+    CML_CHECK(cudaPointerGetAttributes(&a, h));
+    if (a.type == cudaMemoryTypeHost && a.devicePointer)
+        return 1;
+    cml_case_fail("zc_alloc_mapped returned %s memory: zero-copy needs pinned host memory that "
+                  "the GPU maps (cudaHostAlloc with cudaHostAllocMapped)",
+                  (unsigned)a.type < 4 ? KIND[a.type] : "unknown");
+    return 0;
+}
+
+/* The type of the first graph node that is not a kernel (or an empty node), or NULL. */
+static const char *first_non_kernel(cudaGraph_t g)
+{
+    static const char *const NAME[] = {"kernel", "memcpy", "memset", "host function",
+                                       "child graph", "empty node", "event wait",
+                                       "event record", "semaphore signal", "semaphore wait",
+                                       "memory allocation", "memory free"};
+    size_t count = 0;
+    CML_CHECK(cudaGraphGetNodes(g, NULL, &count));
+    cudaGraphNode_t nodes[256];
+    if (count > 256)
+        return "graph of more than 256 nodes";
+    CML_CHECK(cudaGraphGetNodes(g, nodes, &count));
+    for (size_t i = 0; i < count; i++) {
+        cudaGraphNodeType t;
+        CML_CHECK(cudaGraphNodeGetType(nodes[i], &t));
+        if (t != cudaGraphNodeTypeKernel && t != cudaGraphNodeTypeEmpty)
+            return (unsigned)t < 12 ? NAME[t] : "node that is not a kernel";
+    }
+    return NULL;
+}
+
+/* Check 2, on the checked run: zc_saxpy runs under stream capture, so its work on `stream` is
+ * recorded, not run. Only kernel nodes may appear; a cudaMemcpy(Async), a cudaMemset or a
+ * synchronize (which a capture refuses) fails the case. The graph then runs for the output. */
+static void zc_saxpy_captured(float *out, const float *x, const float *y, size_t n, int passes,
+                              cudaStream_t s)
+{
+    cudaGraph_t graph = NULL;
+    CML_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));
+    zc_saxpy(out, x, y, n, passes, s);
+    cudaError_t err = cudaStreamEndCapture(s, &graph);
+    if (err != cudaSuccess) {
+        (void)cudaGetLastError();
+        cml_case_fail("zc_saxpy did something a stream capture cannot record (%s): the zero-copy "
+                      "path may only launch kernels on `stream`: no copies, no synchronize",
+                      cudaGetErrorName(err));
+        return;
+    }
+    const char *bad = first_non_kernel(graph);
+    if (!bad) {
+        cudaGraphExec_t exec;
+        CML_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+        CML_CHECK(cudaGraphLaunch(exec, s));
+        CML_CHECK(cudaStreamSynchronize(s));
+        CML_CHECK(cudaGraphExecDestroy(exec));
+    }
+    CML_CHECK(cudaGraphDestroy(graph));
+    if (bad)
+        cml_case_fail("the zero-copy path put a %s on `stream`: its data must move only through "
+                      "the kernels' own loads and stores (no cudaMemcpy, no cudaMemset)", bad);
+}
+
+// ---- one run function per task ----
+
+static cml_host_io link_io(size_t n, int trips)
+{
+    const uint64_t f = (uint64_t)n * sizeof(float) * trips;
+    return cml_host_io{2 * f, f, 0, cml_launcher{NULL, NULL}};
+}
+
+/* 6.1: the student's buffers (checked), the student's zero-copy passes (captured once). */
+static void run_zero_copy(const cml_case *c)
+{
+    const size_t n = c->n;
+    int passes = 0;
+    host_bufs h;
+    if (get_passes(c, &passes) != 0)
+        return;
+    cml_todo_reset();
+    for (float *&q : h.p) {
+        float *p = zc_alloc_mapped(n);
+        if (cml_case_todo(c) || !is_mapped_pinned(p))
+            return;
+        q = p;
+    }
+    if (fill_inputs(h, n) != 0)
+        return;
+    const cml_host_io io = link_io(n, passes); /* every pass crosses the link */
+    int checked = 0;
+    cml_run_case_host(c, h.p[2], n, &io, [&](cudaStream_t s) {
+        if (checked++ == 0)
+            zc_saxpy_captured(h.p[2], h.p[0], h.p[1], n, passes, s);
+        else
+            zc_saxpy(h.p[2], h.p[0], h.p[1], n, passes, s);
+    });
+}
+
+typedef void (*device_saxpy_fn)(float *, const float *, const float *, size_t, int, float *,
+                                float *, cudaStream_t);
+
+/* 6.2 and 6.3: the harness's pinned buffers (mapped for 6.3) and two device buffers. */
+static void run_with_device(const cml_case *c, device_saxpy_fn fn, unsigned flags)
+{
+    const size_t n = c->n;
+    int passes = 0;
+    host_bufs h;
+    if (get_passes(c, &passes) != 0 || alloc_host(h, n, flags) != 0)
+        return;
+    float *d_x = cml_alloc(n), *d_y = cml_alloc(n);
+    if (!d_x || !d_y)
+        return;
+    const cml_host_io io = link_io(n, 1); /* the least any strategy moves: in once, out once */
+    cml_run_case_host(c, h.p[2], n, &io, [&](cudaStream_t s) {
+        fn(h.p[2], h.p[0], h.p[1], n, passes, d_x, d_y, s);
+    });
+}
+
+static void run_copies(const cml_case *c) { run_with_device(c, copy_saxpy, cudaHostAllocDefault); }
+static void run_best(const cml_case *c) { run_with_device(c, best_saxpy, cudaHostAllocMapped); }
+
+// ---- the lab ----
+
+#define BIG "n=67108864" /* 256 MiB per buffer */
+static const cml_task TASKS[] = {
+    {"6.1", "saxpyMapped (zero-copy)", "n,passes", BIG "," "passes=1", run_zero_copy,
+     expect_saxpy},
+    {"6.2", "saxpyDevice (copies)", "n,passes", BIG ",passes=1", run_copies, expect_saxpy},
+    {"6.3a", "best_saxpy", "n,passes", BIG ",passes=1", run_best, expect_saxpy},
+    {"6.3b", "best_saxpy", "n,passes", BIG ",passes=10", run_best, expect_saxpy},
+};
+
+static double ratio(double a, double b) { return a > 0 && b > 0 ? a / b : 0; }
+
+/* The bench's conclusions, as lines and as notes: the figures the lecture note quotes. */
+static void summary(double zc1, double cp1, double zc10, double cp10)
+{
+    double h2d = 0, d2h = 0;
+    cml_pinned_gbps(&h2d, &d2h);
+    const double bytes = 67108864.0 * sizeof(float);
+    const double bound = std::max(2 * bytes / (h2d * 1e6), bytes / (d2h * 1e6));
+    char line[3][256];
+    snprintf(line[0], sizeof line[0], "zero-copy single pass reaches %.3f of the pinned-copy "
+             "bound (%.2f ms: 2n floats in at %.1f GB/s while n go out at %.1f GB/s)",
+             ratio(bound, zc1), bound, h2d, d2h);
+    snprintf(line[1], sizeof line[1], "one pass: copies / zero-copy = %.2f (%.2f vs %.2f ms)",
+             ratio(cp1, zc1), cp1, zc1);
+    snprintf(line[2], sizeof line[2], "ten passes: zero-copy / copies = %.2f (%.2f vs %.2f ms)",
+             ratio(zc10, cp10), zc10, cp10);
+    printf("\nsummary (0 where a row did not run)\n");
+    for (auto &l : line) {
+        printf("  %s\n", l);
+        cml_record("note task=- msg=%s", l);
+    }
+}
+
+static void bench(void)
+{
+    double h2d = 0, d2h = 0;
+    cml_pinned_gbps(&h2d, &d2h);
+    printf("\npinned cudaMemcpy, 256 MiB: host-to-device %.1f GB/s, device-to-host %.1f GB/s\n",
+           h2d, d2h);
+    double ms[4] = {0, 0, 0, 0};
+    const char *const spec[2] = {BIG ",passes=1", BIG ",passes=10"};
+    for (int p = 0; p < 2; p++) {
+        cml_table_title_host(p ? "ten saxpy passes: zero-copy (6.1) vs copies (6.2)"
+                               : "one saxpy pass: zero-copy (6.1) vs copies (6.2)");
+        for (int t = 0; t < 2; t++) {
+            cml_table_run(&TASKS[t], spec[p]);
+            ms[2 * p + t] = cml_last_host_ms();
+        }
+    }
+    cml_table_title_host("6.3: your choice at one pass and at ten");
+    cml_table_run(&TASKS[2], spec[0]);
+    cml_table_run(&TASKS[3], spec[1]);
+    summary(ms[0], ms[1], ms[2], ms[3]);
+}
+
+static void extras(void)
+{
+    printf("\n(for these host-involved tasks, ms is end to end and the last column is the "
+           "pinned-copy bound over that time: see --bench)\n");
+}
+
+int main(int argc, char **argv)
+{
+    static const cml_lab lab = {"06_zero_copy", "Zero-copy: mapped pinned host memory", TASKS,
+                                (int)(sizeof TASKS / sizeof TASKS[0]), bench, extras};
+    return cml_main(argc, argv, &lab);
+}

@@ -1,0 +1,239 @@
+/* Lab 07 harness (pristine): the tasks and their cases, the explicit-copy "before" program, the
+ * managed-memory size cap and the bench table. The host writes A and B before every run (the
+ * state "after host initialisation"), reads C after it, and every time is end to end, the host's
+ * reading of C included (common/cml_lab.cu, "host-involved tasks"). */
+#include "managed.h"
+
+#include <stdio.h>
+#include <string.h>
+
+// matrixAdd and run_explicit: the "before" of task 7.1, a program with explicit copies.
+__global__ void matrixAdd(float *C, const float *A, const float *B, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        C[i] = A[i] + B[i];
+}
+
+static float expect_add(const cml_case *, uint64_t seed, uint64_t i)
+{
+    return cml_rand_f32(seed, 0, i) + cml_rand_f32(seed, 1, i);
+}
+
+/* Three host buffers, freed when the run function returns: pinned (explicit) or managed. */
+struct bufs {
+    float *p[3] = {NULL, NULL, NULL}; /* A, B, C */
+    bool pinned = false;
+    ~bufs()
+    {
+        for (float *q : p)
+            if (q)
+                CML_CHECK(pinned ? cudaFreeHost(q) : cudaFree(q));
+    }
+};
+
+/* A and B as the host wrote them: generated once (on the GPU), kept in pageable memory, copied
+ * by the CPU into the buffers before every run. */
+struct pristine {
+    float *ab[2] = {NULL, NULL};
+    size_t n = 0;
+    ~pristine() { free(ab[0]), free(ab[1]); }
+    int make(size_t elems)
+    {
+        n = elems;
+        for (uint32_t s = 0; s < 2; s++) {
+            float *d = cml_input(n, s);
+            ab[s] = (float *)malloc(n * sizeof(float));
+            if (!d || !ab[s]) {
+                cml_case_fail(d ? "out of host memory" : "out of GPU memory");
+                return -1;
+            }
+            CML_CHECK(cudaMemcpy(ab[s], d, n * sizeof(float), cudaMemcpyDeviceToHost));
+        }
+        return 0;
+    }
+    void write(bufs &b) const /* the host initialises A and B: their pages come to the CPU */
+    {
+        memcpy(b.p[0], ab[0], n * sizeof(float));
+        memcpy(b.p[1], ab[1], n * sizeof(float));
+    }
+};
+
+/* The size cap: three managed matrices must fit in the GPU's free memory with 512 MiB to spare
+ * (asking for more managed memory than is free can hang the GPU). A graded case that does not
+ * fit fails with an error (its expected output has a fixed size); a table row shrinks its rows
+ * and says so in a note. */
+static int fit_managed(const cml_case *c, int *rows, int cols)
+{
+    size_t free_b = 0, total_b = 0;
+    const size_t spare = (size_t)512 << 20;
+    CML_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    auto need = [&](int r) { return 3 * (size_t)r * cols * sizeof(float) + spare; };
+    if (need(*rows) <= free_b)
+        return 0;
+    if (cml_current_k >= 0) {
+        cml_case_fail("3 matrices of %d x %d floats need %.2f GiB of managed memory, more than "
+                      "the %.2f GiB free less 512 MiB: refused (it could hang the GPU)", *rows,
+                      cols, (need(*rows) - spare) / 1073741824.0, free_b / 1073741824.0);
+        return -1;
+    }
+    while (*rows > 1 && need(*rows) > free_b)
+        *rows /= 2;
+    cml_record("note task=%s msg=%s: rows clamped to %d so that 3 managed matrices fit in the "
+               "%.2f GiB free", c->task->id, c->text, *rows, free_b / 1073741824.0);
+    printf("  (%s %s: rows clamped to %d to fit the free GPU memory)\n", c->task->id, c->text,
+           *rows);
+    return need(*rows) <= free_b ? 0 : -1;
+}
+
+/* Check on 7.1's allocations: cudaPointerGetAttributes must see managed memory. */
+static int is_managed(const float *p)
+{
+    cudaPointerAttributes a;
+    if (!p) {
+        cml_case_fail("um_alloc returned NULL");
+        return 0;
+    }
+    CML_CHECK(cudaPointerGetAttributes(&a, p));
+    if (a.type == cudaMemoryTypeManaged)
+        return 1;
+    cml_case_fail("um_alloc returned memory of type %d, not managed (cudaMallocManaged)",
+                  (int)a.type);
+    return 0;
+}
+
+/* Check after 7.2's and 7.3's first run: A and B were last prefetched to the GPU. A query the
+ * runtime refuses is skipped (never fails the student for the runtime). */
+static void check_prefetched(const float *A, const float *B, size_t n, int device)
+{
+    for (const float *p : {A, B}) {
+        int where = cudaInvalidDeviceId;
+        if (cudaMemRangeGetAttribute(&where, sizeof where,
+                                     cudaMemRangeAttributeLastPrefetchLocation, p,
+                                     n * sizeof(float)) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return;
+        }
+        if (where != device) {
+            cml_case_fail("%s was %s before the kernel: prefetch it to the GPU",
+                          p == A ? "A" : "B",
+                          where == cudaCpuDeviceId ? "last prefetched to the host"
+                                                   : "never prefetched");
+            return;
+        }
+    }
+}
+
+// ---- run functions: allocate, hand the launch to the library ----
+
+enum kind { EXPLICIT, FAULTS, PREFETCHED, ADVISED };
+
+static void run_kind(const cml_case *c, enum kind k)
+{
+    int rows = (int)c->rows, dev = 0;
+    const int cols = (int)c->cols;
+    if (k != EXPLICIT && fit_managed(c, &rows, cols) != 0)
+        return;
+    const size_t n = (size_t)rows * cols;
+    bufs b;
+    pristine init;
+    CML_CHECK(cudaGetDevice(&dev));
+    cml_todo_reset();
+    for (float *&q : b.p) {
+        if (k == EXPLICIT) {
+            b.pinned = true;
+            CML_CHECK(cudaHostAlloc((void **)&q, n * sizeof(float), cudaHostAllocDefault));
+        } else if (k == FAULTS) {
+            float *p = um_alloc(n);
+            if (cml_case_todo(c) || !is_managed(p))
+                return;
+            q = p;
+        } else
+            CML_CHECK(cudaMallocManaged((void **)&q, n * sizeof(float)));
+    }
+    if (k == ADVISED && (um_advise(b.p[2], b.p[0], b.p[1], n, dev), cml_case_todo(c)))
+        return;
+    float *d[3] = {NULL, NULL, NULL};
+    for (int i = 0; k == EXPLICIT && i < 3; i++)
+        if (!(d[i] = cml_alloc(n)))
+            return;
+    if (init.make(n) != 0)
+        return;
+    auto reset = [&](cudaStream_t) { init.write(b); };
+    const uint64_t f = n * sizeof(float);
+    const cml_host_io io = {2 * f, f, 1, cml_launcher_of(reset)};
+    int runs = 0;
+    cml_run_case_host(c, b.p[2], n, &io, [&](cudaStream_t s) {
+        if (k == EXPLICIT) {
+            CML_CHECK(cudaMemcpyAsync(d[0], b.p[0], f, cudaMemcpyHostToDevice, s));
+            CML_CHECK(cudaMemcpyAsync(d[1], b.p[1], f, cudaMemcpyHostToDevice, s));
+            matrixAdd<<<cml_sm_count() * 8, 256, 0, s>>>(d[2], d[0], d[1], n);
+            CML_CHECK_LAUNCH();
+            CML_CHECK(cudaMemcpyAsync(b.p[2], d[2], f, cudaMemcpyDeviceToHost, s));
+        } else if (k == FAULTS)
+            um_add(b.p[2], b.p[0], b.p[1], rows, cols, s);
+        else {
+            um_add_prefetched(b.p[2], b.p[0], b.p[1], rows, cols, dev, s);
+            if (runs++ == 0 && !cml_case_todo(c)) {
+                CML_CHECK(cudaStreamSynchronize(s));
+                check_prefetched(b.p[0], b.p[1], n, dev);
+            }
+        }
+    });
+}
+
+static void run_explicit(const cml_case *c) { run_kind(c, EXPLICIT); }
+static void run_faults(const cml_case *c) { run_kind(c, FAULTS); }
+static void run_prefetched(const cml_case *c) { run_kind(c, PREFETCHED); }
+static void run_advised(const cml_case *c) { run_kind(c, ADVISED); }
+
+// ---- the lab ----
+
+#define BIG "rows=8192,cols=8192" /* 256 MiB per matrix */
+static const cml_task TASKS[] = {
+    {"7.1", "matrixAddManaged (faults)", "rows,cols", BIG, run_faults, expect_add},
+    {"7.2", "um_add_prefetched", "rows,cols", BIG, run_prefetched, expect_add},
+    {"7.3", "um_advise + um_add_prefetched", "rows,cols", BIG, run_advised, expect_add},
+};
+static const cml_task EXPLICIT_TASK = {"7.0", "matrixAdd, copies (given)", "rows,cols", BIG,
+                                       run_explicit, expect_add};
+
+static double ratio(double a, double b) { return a > 0 && b > 0 ? a / b : 0; }
+
+static void bench(void)
+{
+    double ms[4] = {0, 0, 0, 0};
+    cml_table_title_host("C = A + B, 8192 x 8192 (256 MiB per matrix), A and B written by the "
+                         "host before each run, C read by the host after it");
+    cml_table_run(&EXPLICIT_TASK, BIG);
+    ms[0] = cml_last_host_ms();
+    for (int t = 0; t < 3; t++) {
+        cml_table_run(&TASKS[t], BIG);
+        ms[t + 1] = cml_last_host_ms();
+    }
+    char line[3][200];
+    snprintf(line[0], sizeof line[0], "page faults / prefetch: %.2f (%.2f vs %.2f ms)",
+             ratio(ms[1], ms[2]), ms[1], ms[2]);
+    snprintf(line[1], sizeof line[1], "prefetch / explicit copies: %.2f (%.2f vs %.2f ms)",
+             ratio(ms[2], ms[0]), ms[2], ms[0]);
+    snprintf(line[2], sizeof line[2], "prefetch + advice / explicit copies: %.2f (%.2f vs %.2f "
+             "ms; target <= 1.1)", ratio(ms[3], ms[0]), ms[3], ms[0]);
+    printf("\nsummary (0 where a row did not run)\n");
+    for (auto &l : line) {
+        printf("  %s\n", l);
+        cml_record("note task=- msg=%s", l);
+    }
+}
+
+static void extras(void)
+{
+    cml_table_title_host("7.0: the explicit-copy program you port in 7.1 (given)");
+    cml_table_run(&EXPLICIT_TASK, BIG);
+}
+
+int main(int argc, char **argv)
+{
+    static const cml_lab lab = {"07_unified_memory", "Unified memory: managed, prefetched, advised",
+                                TASKS, (int)(sizeof TASKS / sizeof TASKS[0]), bench, extras};
+    return cml_main(argc, argv, &lab);
+}
