@@ -1,15 +1,15 @@
 /* GPU tests, through the CLI as a child process (never CUDA in the test process): the solutions
  * score full marks under five seeds, the skeletons score zero with their TODO messages, and
- * every planted-bug submission (tests/planted/<lab>/<bug>/) gets the verdicts its EXPECT pins. */
+ * every planted bug (the solution with tests/planted/<lab>/<bug>/bug.patch applied) gets the
+ * verdicts its EXPECT pins. */
 #include <check.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "helpers.h"
+#include "planted.h"
 #include "probe.h"
 #include "suites.h"
 #include "util.h"
@@ -17,42 +17,17 @@
 #define MAX_PLANTED 64
 #define SOLUTION_RUNS 5
 
-static char planted[MAX_PLANTED][CML_PATH];   /* tests/planted/<lab>/<bug> */
-static char planted_lab[MAX_PLANTED][64];
+static planted_bug planted[MAX_PLANTED]; /* tests/planted/<lab>/<bug> */
 static int nplanted = -1;
-static char out[64];
+static char out[64], sub[64];
 static char *output;
 static test_summary_line lines[64];
 
-/* Every tests/planted/<lab>/<bug>/ holding an EXPECT file, in name order. */
+/* Every planted bug (tests/planted/<lab>/<bug>/ with an EXPECT), found once. */
 static int find_planted(void)
 {
-    if (nplanted >= 0)
-        return nplanted;
-    nplanted = 0;
-    struct dirent **labs = NULL, **bugs = NULL;
-    const char *base = test_path("tests/planted");
-    int nl = scandir(base, &labs, NULL, alphasort);
-    for (int i = 0; i < nl; i++) {
-        char dir[CML_PATH], expect[CML_PATH];
-        int nb = labs[i]->d_name[0] == '.' || cml_fmt(dir, sizeof dir, "%s/%s", base,
-                 labs[i]->d_name) < 0 ? -1 : scandir(dir, &bugs, NULL, alphasort);
-        for (int j = 0; j < nb; j++) {
-            struct stat st;
-            if (bugs[j]->d_name[0] != '.' && nplanted < MAX_PLANTED &&
-                cml_fmt(expect, sizeof expect, "%s/%s/EXPECT", dir, bugs[j]->d_name) == 0 &&
-                stat(expect, &st) == 0) {
-                cml_fmt(planted[nplanted], CML_PATH, "%s/%s", dir, bugs[j]->d_name);
-                snprintf(planted_lab[nplanted++], 64, "%.63s", labs[i]->d_name);
-            }
-            free(bugs[j]);
-        }
-        if (nb >= 0)
-            free(bugs);
-        free(labs[i]);
-    }
-    if (nl >= 0)
-        free(labs);
+    if (nplanted < 0)
+        nplanted = planted_find(test_path("tests/planted"), planted, MAX_PLANTED);
     return nplanted;
 }
 
@@ -70,6 +45,7 @@ int gpu_present(char *reason, size_t len)
 static void setup(void)
 {
     test_tmpdir(out, sizeof out);
+    test_tmpdir(sub, sizeof sub);
     output = NULL;
 }
 
@@ -77,6 +53,7 @@ static void teardown(void)
 {
     free(output);
     cml_rmtree(out);
+    cml_rmtree(sub);
 }
 
 /* cml-grade grade --submission sub [--lab lab] --seed seed --out <tmp>; its exit status. */
@@ -180,15 +157,19 @@ static void compare_expect(const char *expect, const char *lab, char *msg, size_
         snprintf(msg, len, "no summary.tsv line for lab %s", lab);
 }
 
+/* The solution with the bug's patch applied, in `sub`, graded; verdicts as EXPECT says. */
 START_TEST(planted_bug_gets_its_expected_verdict)
 {
     char path[CML_PATH], msg[1600];
-    cml_fmt(path, sizeof path, "%s/EXPECT", planted[_i]);
+    const planted_bug *b = &planted[_i];
+    ck_assert_msg(planted_materialize(test_root(), b->lab, b->dir, sub, msg, sizeof msg) == 0,
+                  "%s: %s", b->dir, msg);
+    cml_fmt(path, sizeof path, "%s/EXPECT", b->dir);
     char *expect = cml_read_text(path, 1u << 16, NULL);
-    grade(planted[_i], planted_lab[_i], 1);
-    compare_expect(expect ? expect : "", planted_lab[_i], msg, sizeof msg);
+    grade(sub, b->lab, 1);
+    compare_expect(expect ? expect : "", b->lab, msg, sizeof msg);
     free(expect);
-    ck_assert_msg(!msg[0], "%s: %s\n%.4000s", planted[_i], msg, output);
+    ck_assert_msg(!msg[0], "%s: %s\n%.4000s", b->dir, msg, output);
 }
 END_TEST
 
