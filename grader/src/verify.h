@@ -7,7 +7,7 @@
 #include "cml.h"
 
 /* One CPU reference. To add a check, write its two functions and add a row to the
- * table in verify_checks.c. Every output element is a 32-bit float. */
+ * table of its lab's file (verify_checks*.c). Every output element is a 32-bit float. */
 typedef struct {
     const char *name;     /* as written after `check` in a spec */
     const char *needs;    /* the case keys it reads, for messages: "n", "rows,cols" */
@@ -20,6 +20,11 @@ typedef struct {
     /* Optional: where output index i comes from, for a mismatch message (" (row 3, ...)"). */
     void (*where)(const cml_case_spec *c, uint64_t i, char *buf, size_t len);
 } cml_check;
+
+/* The tables of the labs' own checks (verify_checks_*.c), each ended by a row whose name is
+ * NULL; verify_checks.c lists them. */
+extern const cml_check cml_checks_shared[], cml_checks_vector[], cml_checks_particles[],
+    cml_checks_host[];
 
 /* The entry named `name`, or NULL when no such check exists. */
 const cml_check *cml_check_find(const char *name);

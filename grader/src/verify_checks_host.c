@@ -1,0 +1,76 @@
+/* CPU references of Labs 06 and 07 (zero-copy, unified memory): saxpy over several passes and the
+ * matrix sum, bit-exact by the choice of constants. The table at the end is
+ * listed in verify_checks.c. */
+#include "verify.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cml_rand.h"
+
+/* ---- labs 06 and 07 (host-involved) ---- */
+
+/* The value of key `key` in a case's text ("n=9,passes=3"), or `fallback` when absent. */
+static uint64_t case_text_key(const cml_case_spec *c, const char *key, uint64_t fallback)
+{
+    size_t k = strlen(key);
+    for (const char *s = c->text; *s; s += strcspn(s, ","), s += (*s == ','))
+        if (strncmp(s, key, k) == 0 && s[k] == '=')
+            return strtoull(s + k + 1, NULL, 10);
+    return fallback;
+}
+
+/* saxpy (lab 06): out = 2*in0 + in1, then passes-1 more times out = 2*in0 + out; passes= from
+ * the case (default 1). a = 2 makes 2*x exact, so each pass rounds once here and on the GPU,
+ * whether or not either side fuses the multiply and the add: bit-exact. */
+static uint64_t saxpy_elems(const cml_case_spec *c, char *err, size_t errlen)
+{
+    uint64_t passes = case_text_key(c, "passes", 1);
+    if (c->n == 0 || c->n > UINT64_MAX / 4 || passes < 1 || passes > 1000) {
+        snprintf(err, errlen, "check saxpy needs n=<elements> (> 0) and passes between 1 and 1000");
+        return 0;
+    }
+    return c->n;
+}
+
+static void saxpy_expect(const cml_case_spec *c, uint64_t seed, uint64_t first, size_t count,
+                         float *dst)
+{
+    uint64_t passes = case_text_key(c, "passes", 1);
+    for (size_t j = 0; j < count; j++) {
+        float x = cml_rand_f32(seed, 0, first + j), out = cml_rand_f32(seed, 1, first + j);
+        for (uint64_t p = 0; p < passes; p++)
+            out = 2.0f * x + out;
+        dst[j] = out;
+    }
+}
+
+/* add2 (lab 07): out[i] = in0[i] + in1[i] over a rows x cols matrix; one rounding either side. */
+static uint64_t add2_elems(const cml_case_spec *c, char *err, size_t errlen)
+{
+    if (c->rows == 0 || c->cols == 0 || c->rows > UINT64_MAX / 4 / c->cols) {
+        snprintf(err, errlen, "check add2 needs rows=<r>,cols=<c> (both > 0, not too large)");
+        return 0;
+    }
+    return c->rows * c->cols;
+}
+
+static void add2_expect(const cml_case_spec *c, uint64_t seed, uint64_t first, size_t count,
+                        float *dst)
+{
+    (void)c;
+    for (size_t j = 0; j < count; j++)
+        dst[j] = cml_rand_f32(seed, 0, first + j) + cml_rand_f32(seed, 1, first + j);
+}
+
+static void add2_where(const cml_case_spec *c, uint64_t i, char *buf, size_t len)
+{
+    snprintf(buf, len, " (row %" PRIu64 ", column %" PRIu64 ")", i / c->cols, i % c->cols);
+}
+
+const cml_check cml_checks_host[] = {
+    {"saxpy", "n,passes", saxpy_elems, saxpy_expect, NULL},
+    {"add2", "rows,cols", add2_elems, add2_expect, add2_where},
+    {NULL, NULL, NULL, NULL, NULL},
+};

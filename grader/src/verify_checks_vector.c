@@ -1,0 +1,72 @@
+/* CPU references of Lab 04 (float4 alignment): points as float3 and as 16-byte structs. The table at the end is
+ * listed in verify_checks.c. */
+#include "verify.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cml_rand.h"
+
+/* points3 / points4 (lab 04): n points of 3 or 4 floats; x, y, z become 2*v + (1, -2, 0.5),
+ * a fourth float (w) is copied. The arithmetic is exact up to one rounding, as on the GPU. */
+static uint64_t points_elems(const cml_case_spec *c, int width, char *err, size_t errlen)
+{
+    if (c->n == 0 || c->n > UINT64_MAX / 16) {
+        snprintf(err, errlen, "this check needs n=<points> (> 0)");
+        return 0;
+    }
+    return width * c->n;
+}
+
+static uint64_t points3_elems(const cml_case_spec *c, char *err, size_t errlen)
+{
+    return points_elems(c, 3, err, errlen);
+}
+
+static uint64_t points4_elems(const cml_case_spec *c, char *err, size_t errlen)
+{
+    return points_elems(c, 4, err, errlen);
+}
+
+static void points_expect(uint64_t seed, uint64_t first, size_t count, float *dst, int width)
+{
+    static const float D[4] = {1.0f, -2.0f, 0.5f, 0.0f};
+    for (size_t j = 0; j < count; j++) {
+        uint64_t i = first + j, k = i % (uint64_t)width;
+        float x = cml_rand_f32(seed, 0, i);
+        dst[j] = k == 3 ? x : 2.0f * x + D[k];
+    }
+}
+
+static void points3_expect(const cml_case_spec *c, uint64_t seed, uint64_t first, size_t count,
+                           float *dst)
+{
+    (void)c;
+    points_expect(seed, first, count, dst, 3);
+}
+
+static void points4_expect(const cml_case_spec *c, uint64_t seed, uint64_t first, size_t count,
+                           float *dst)
+{
+    (void)c;
+    points_expect(seed, first, count, dst, 4);
+}
+
+static void points3_where(const cml_case_spec *c, uint64_t i, char *buf, size_t len)
+{
+    (void)c;
+    snprintf(buf, len, " (point %" PRIu64 ", %c)", i / 3, "xyz"[i % 3]);
+}
+
+static void points4_where(const cml_case_spec *c, uint64_t i, char *buf, size_t len)
+{
+    (void)c;
+    snprintf(buf, len, " (point %" PRIu64 ", %c)", i / 4, "xyzw"[i % 4]);
+}
+
+const cml_check cml_checks_vector[] = {
+    {"points3", "n", points3_elems, points3_expect, points3_where},
+    {"points4", "n", points4_elems, points4_expect, points4_where},
+    {NULL, NULL, NULL, NULL, NULL},
+};
