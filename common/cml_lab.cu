@@ -350,6 +350,33 @@ static void end_case(void)
     cml_current_task = NULL;
 }
 
+/* After a task's launch: its launch errors, then its kernels' errors, each ending the case. */
+static void sync_task_kernels(void)
+{
+    /* errors here belong to the kernels the task's launch started, not to this file */
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess)
+        cml_cuda_fail(err, "launching the task's kernels", "the task's launch wrapper", 0);
+    err = cudaDeviceSynchronize();
+    if (err != cudaSuccess)
+        cml_cuda_fail(err, "the task's kernels (found by the synchronize after them)",
+                      "the task's launch wrapper", 0);
+}
+
+/* The `case ... status=ok` record of a graded case whose output was written to `file`, and
+ * the human line (with the self-check's verdict when there was one). */
+static void record_case_ok(const cml_case *c, size_t out_elems, const char *file, int check,
+                           uint64_t nbad, const char *why)
+{
+    cml_current_reported = 1;
+    cml_record("case k=%d task=%s status=ok elems=%zu elem_bytes=4%s%s", c->k, c->task->id,
+               out_elems, file[0] ? " file=" : "", file);
+    printf("case %d (%s): ran%s%s%s\n", c->k, c->text, file[0] ? ", wrote " : "", file,
+           !check ? "" : nbad ? ", WRONG" : ", self-check ok");
+    if (nbad)
+        printf("  %llu of %zu elements differ; %s\n", (unsigned long long)nbad, out_elems, why);
+}
+
 /* A graded case: "TASK[,key=value]...[,time]". Errors in the spec are the case's error. */
 static void run_graded(const cml_lab *lab, int k, const char *spec)
 {
@@ -401,26 +428,13 @@ void cml_run_case_l(const cml_case *c, float *d_out, size_t out_elems, uint64_t 
                    c->task->id, g_todo_msg);
         return;
     }
-    /* errors here belong to the kernels the task's launch started, not to this file */
-    cudaError_t err = cudaGetLastError();
-    if (err != cudaSuccess)
-        cml_cuda_fail(err, "launching the task's kernels", "the task's launch wrapper", 0);
-    err = cudaDeviceSynchronize();
-    if (err != cudaSuccess)
-        cml_cuda_fail(err, "the task's kernels (found by the synchronize after them)",
-                      "the task's launch wrapper", 0);
+    sync_task_kernels();
     int check = c->task->expect && (g_mode == MODE_TABLE || cml_result_fd() < 0);
     uint64_t nbad = check ? self_check(c, d_out, out_elems, why, sizeof why) : 0;
     if (g_mode == MODE_GRADE) {
         if (!g_opt.no_output && write_output(d_out, out_elems, file, sizeof file) != 0)
             return;
-        cml_current_reported = 1;
-        cml_record("case k=%d task=%s status=ok elems=%zu elem_bytes=4%s%s", c->k, c->task->id,
-                   out_elems, file[0] ? " file=" : "", file);
-        printf("case %d (%s): ran%s%s%s\n", c->k, c->text, file[0] ? ", wrote " : "", file,
-               !check ? "" : nbad ? ", WRONG" : ", self-check ok");
-        if (nbad)
-            printf("  %llu of %zu elements differ; %s\n", (unsigned long long)nbad, out_elems, why);
+        record_case_ok(c, out_elems, file, check, nbad, why);
         if (!c->timed)
             return;
     }
@@ -774,25 +788,13 @@ void cml_run_case_host_l(const cml_case *c, float *h_out, size_t out_elems, cons
     launch.fn(launch.ctx, g_stream);
     if (cml_case_todo(c) || cml_current_reported) /* a TODO, or a technique check failed */
         return;
-    cudaError_t err = cudaGetLastError();
-    if (err != cudaSuccess)
-        cml_cuda_fail(err, "launching the task's kernels", "the task's launch wrapper", 0);
-    err = cudaDeviceSynchronize();
-    if (err != cudaSuccess)
-        cml_cuda_fail(err, "the task's kernels (found by the synchronize after them)",
-                      "the task's launch wrapper", 0);
+    sync_task_kernels();
     int check = c->task->expect && (g_mode == MODE_TABLE || cml_result_fd() < 0);
     uint64_t nbad = check ? self_check_host(c, h_out, out_elems, why, sizeof why) : 0;
     if (g_mode == MODE_GRADE) {
         if (!g_opt.no_output && write_host_output(h_out, out_elems, file, sizeof file) != 0)
             return;
-        cml_current_reported = 1;
-        cml_record("case k=%d task=%s status=ok elems=%zu elem_bytes=4%s%s", c->k, c->task->id,
-                   out_elems, file[0] ? " file=" : "", file);
-        printf("case %d (%s): ran%s%s%s\n", c->k, c->text, file[0] ? ", wrote " : "", file,
-               !check ? "" : nbad ? ", WRONG" : ", self-check ok");
-        if (nbad)
-            printf("  %llu of %zu elements differ; %s\n", (unsigned long long)nbad, out_elems, why);
+        record_case_ok(c, out_elems, file, check, nbad, why);
         if (!c->timed)
             return;
     }
