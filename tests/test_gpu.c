@@ -191,18 +191,26 @@ int gpu_test_count(void)
     return n + find_planted();
 }
 
-/* The GPU suite: add it only when gpu_present() says so. */
+/* The GPU suite: add it only when gpu_present() says so. Two test cases with Check tags, so a
+ * GPU session can run them in separate calls: CK_INCLUDE_TAGS=gpu-grading (the solutions five
+ * times, the skeletons) and CK_INCLUDE_TAGS=gpu-planted (every planted bug). */
 Suite *gpu_suite(void)
 {
     int n;
     const TTest *const *fixed = fixed_tests(&n);
     Suite *s = suite_create("gpu");
-    TCase *tc = tcase_create("grading on this GPU");
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 1200);
+    TCase *grading = tcase_create("grading on this GPU");
+    TCase *bugs = tcase_create("planted bugs on this GPU");
+    tcase_set_tags(grading, "gpu-grading");
+    tcase_set_tags(bugs, "gpu-planted");
+    for (TCase **tc = (TCase *[]){ grading, bugs, NULL }; *tc; tc++) {
+        tcase_add_checked_fixture(*tc, setup, teardown);
+        tcase_set_timeout(*tc, 1200);
+    }
     for (int i = 0; i < n; i++)
-        tcase_add_test(tc, fixed[i]);
-    tcase_add_loop_test(tc, planted_bug_gets_its_expected_verdict, 0, find_planted());
-    suite_add_tcase(s, tc);
+        tcase_add_test(grading, fixed[i]);
+    tcase_add_loop_test(bugs, planted_bug_gets_its_expected_verdict, 0, find_planted());
+    suite_add_tcase(s, grading);
+    suite_add_tcase(s, bugs);
     return s;
 }
