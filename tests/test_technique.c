@@ -62,7 +62,8 @@ static const char NVCC[] = "#!/bin/sh\nout=\nfor a; do [ \"$prev\" = -o ] && out
 /* A fake ncu: FAKE_NCU=ok prints CSV with $FAKE_NCU_VALUE, perm the permission error, none
  * no kernel; its arguments go to $FAKE_ARGS. */
 static const char NCU[] =
-    "#!/bin/sh\necho \"$@\" > \"$FAKE_ARGS\"\necho '==PROF== Connected to process 1'\n"
+    "#!/bin/sh\necho \"$@\" > \"$FAKE_ARGS\"\necho run >> \"$FAKE_ARGS.runs\"\n"
+    "echo '==PROF== Connected to process 1'\n"
     "case $FAKE_NCU in\nperm) echo '==ERROR== ERR_NVGPUCTRPERM - The user does not have "
     "permission to access NVIDIA GPU Performance Counters'; exit 1;;\n"
     "none) echo '==WARNING== No kernels were profiled.'; exit 0;;\nesac\n"
@@ -298,6 +299,20 @@ START_TEST(ncu_within_limit_passes)
 }
 END_TEST
 
+/* Two metrics of one kernel: one profiling run collects both, and each check reads its own. */
+START_TEST(ncu_profiles_a_kernel_once_for_all_its_metrics)
+{
+    char *runs, path[CML_PATH];
+    grade("ncu copy m.sum 0 no conflicts\nncu copy other.sum 100 few others", "passed");
+    assert_check(0, CML_TECH_PASSED, "m.sum = 0 <= 0");
+    assert_check(1, CML_TECH_PASSED, "other.sum = 77 <= 100");
+    cml_fmt(path, sizeof path, "%s.runs", in_dir("args"));
+    ck_assert_ptr_nonnull(runs = cml_read_text(path, 4096, NULL));
+    ck_assert_str_eq(runs, "run\n");
+    free(runs);
+}
+END_TEST
+
 START_TEST(ncu_over_limit_fails)
 {
     setenv("FAKE_NCU_VALUE", "1,536", 1);
@@ -397,6 +412,7 @@ Suite *technique_suite(void)
     tcase_add_test(tools, missing_cuobjdump_is_not_checked_and_awarded);
     tcase_add_test(tools, ncu_within_limit_passes);
     tcase_add_test(tools, ncu_over_limit_fails);
+    tcase_add_test(tools, ncu_profiles_a_kernel_once_for_all_its_metrics);
     tcase_add_test(tools, ncu_without_permission_or_kernels_is_not_checked);
     tcase_add_test(tools, sanitizer_clean_passes_on_untimed_cases);
     tcase_add_test(tools, sanitizer_error_fails_with_its_first_lines);

@@ -216,6 +216,7 @@ void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
                         const cml_technique_env *env, cml_task_result *r)
 {
     int solved = !strcmp(r->status, "passed") || !strcmp(r->status, "slow");
+    cml_tech_ncu_forget();
     for (int i = 0; i < t->ntech && i < CML_MAX_TECH; i++) {
         const cml_tech_spec *c = &t->tech[i];
         cml_tech_result *out = &r->tech[i];
@@ -234,6 +235,7 @@ void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
         else
             cml_tech_sanitize(c, t, env, out);
     }
+    cml_tech_ncu_forget();
     int bad = first_failed(t, r);
     if (!solved || t->ntech == 0)
         return;

@@ -56,7 +56,10 @@ int cml_ncu_sum(const char *csv, const char *metric, double *sum);
  * PATH, else /usr/local/cuda/bin/<name>. 0 with the path; -1 when not found. */
 int cml_find_tool(const char *env_var, const char *name, char *path, size_t len);
 
-/* technique_run.c: the checks that run the lab binary. */
+/* technique_run.c: the checks that run the lab binary. cml_tech_ncu profiles once for all of
+ * the task's metrics on one kernel pattern and keeps that run for the task's next ncu checks;
+ * cml_tech_ncu_forget drops it (call it before each task). */
+void cml_tech_ncu_forget(void);
 void cml_tech_ncu(const cml_tech_spec *c, const cml_task_spec *t, const cml_technique_env *env,
                   cml_tech_result *out);
 void cml_tech_sanitize(const cml_tech_spec *c, const cml_task_spec *t,
