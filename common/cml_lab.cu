@@ -130,9 +130,21 @@ static void free_case_allocs(void)
         CML_CHECK(cudaFree(g_allocs[--g_nallocs]));
 }
 
-/* ---- outputs: copied out in chunks, then written to a file or checked ---- */
+/* ---- outputs: read in chunks (copied out of device memory, or read in place from host-visible
+ * memory, never through a copy engine), then written to a file or checked ---- */
 
-static int write_output(const float *d_out, size_t elems, char *name, size_t len)
+/* Elements [first, first + count) of an output as host memory: the staging buffer for a device
+ * output, the output itself for a host-visible one. */
+static const float *output_chunk(const float *out, int on_device, size_t first, size_t count)
+{
+    if (!on_device)
+        return out + first;
+    CML_CHECK(cudaMemcpy(g_host_chunk, out + first, count * sizeof(float),
+                         cudaMemcpyDeviceToHost));
+    return g_host_chunk;
+}
+
+static int write_output(const float *out, int on_device, size_t elems, char *name, size_t len)
 {
     char path[4096];
     snprintf(name, len, "case%d.bin", cml_current_k);
@@ -145,9 +157,7 @@ static int write_output(const float *d_out, size_t elems, char *name, size_t len
     int ok = 1;
     for (size_t first = 0; first < elems && ok; first += CHUNK_ELEMS) {
         size_t count = std::min(CHUNK_ELEMS, elems - first);
-        CML_CHECK(cudaMemcpy(g_host_chunk, d_out + first, count * sizeof(float),
-                             cudaMemcpyDeviceToHost));
-        ok = fwrite(g_host_chunk, sizeof(float), count, f) == count;
+        ok = fwrite(output_chunk(out, on_device, first, count), sizeof(float), count, f) == count;
     }
     if (fclose(f) != 0 || !ok) {
         cml_case_fail("cannot write %s: %s", path, strerror(errno));
@@ -158,20 +168,19 @@ static int write_output(const float *d_out, size_t elems, char *name, size_t len
 
 /* Compares the output with the task's expect function, bit for bit (NaN never passes).
  * Returns the number of differing elements and describes the first in `why`. */
-static uint64_t self_check(const cml_case *c, const float *d_out, size_t elems, char *why,
-                           size_t len)
+static uint64_t self_check(const cml_case *c, const float *out, int on_device, size_t elems,
+                           char *why, size_t len)
 {
     uint64_t nbad = 0;
     why[0] = '\0';
     for (size_t first = 0; first < elems; first += CHUNK_ELEMS) {
         size_t count = std::min(CHUNK_ELEMS, elems - first);
-        CML_CHECK(cudaMemcpy(g_host_chunk, d_out + first, count * sizeof(float),
-                             cudaMemcpyDeviceToHost));
+        const float *got = output_chunk(out, on_device, first, count);
         for (size_t i = 0; i < count; i++) {
             float want = c->task->expect(c, g_opt.seed, first + i);
-            if (memcmp(&want, &g_host_chunk[i], sizeof want) != 0 && nbad++ == 0)
+            if (memcmp(&want, &got[i], sizeof want) != 0 && nbad++ == 0)
                 snprintf(why, len, "first at %zu: expected %.9g, got %.9g", first + i,
-                         (double)want, (double)g_host_chunk[i]);
+                         (double)want, (double)got[i]);
         }
     }
     return nbad;
@@ -430,9 +439,9 @@ void cml_run_case_l(const cml_case *c, float *d_out, size_t out_elems, uint64_t 
     }
     sync_task_kernels();
     int check = c->task->expect && (g_mode == MODE_TABLE || cml_result_fd() < 0);
-    uint64_t nbad = check ? self_check(c, d_out, out_elems, why, sizeof why) : 0;
+    uint64_t nbad = check ? self_check(c, d_out, 1, out_elems, why, sizeof why) : 0;
     if (g_mode == MODE_GRADE) {
-        if (!g_opt.no_output && write_output(d_out, out_elems, file, sizeof file) != 0)
+        if (!g_opt.no_output && write_output(d_out, 1, out_elems, file, sizeof file) != 0)
             return;
         record_case_ok(c, out_elems, file, check, nbad, why);
         if (!c->timed)
@@ -728,38 +737,6 @@ static host_timing time_host(cml_launcher launch, const cml_host_io *io, float *
     return t;
 }
 
-static int write_host_output(const float *h_out, size_t elems, char *name, size_t len)
-{
-    char path[4096];
-    snprintf(name, len, "case%d.bin", cml_current_k);
-    snprintf(path, sizeof path, "%s/%s", g_opt.out_dir, name);
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        cml_case_fail("cannot create %s: %s", path, strerror(errno));
-        return -1;
-    }
-    int ok = fwrite(h_out, sizeof(float), elems, f) == elems;
-    if (fclose(f) != 0 || !ok) {
-        cml_case_fail("cannot write %s: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-static uint64_t self_check_host(const cml_case *c, const float *h_out, size_t elems, char *why,
-                                size_t len)
-{
-    uint64_t nbad = 0;
-    why[0] = '\0';
-    for (size_t i = 0; i < elems; i++) {
-        float want = c->task->expect(c, g_opt.seed, i);
-        if (memcmp(&want, &h_out[i], sizeof want) != 0 && nbad++ == 0)
-            snprintf(why, len, "first at %zu: expected %.9g, got %.9g", i, (double)want,
-                     (double)h_out[i]);
-    }
-    return nbad;
-}
-
 /* The table row of a timed host case: end-to-end ms, link GB/s, and the pinned-copy bound. */
 static void host_row(const cml_case *c, const cml_host_io *io, const host_timing *t,
                      const char *verdict)
@@ -790,9 +767,9 @@ void cml_run_case_host_l(const cml_case *c, float *h_out, size_t out_elems, cons
         return;
     sync_task_kernels();
     int check = c->task->expect && (g_mode == MODE_TABLE || cml_result_fd() < 0);
-    uint64_t nbad = check ? self_check_host(c, h_out, out_elems, why, sizeof why) : 0;
+    uint64_t nbad = check ? self_check(c, h_out, 0, out_elems, why, sizeof why) : 0;
     if (g_mode == MODE_GRADE) {
-        if (!g_opt.no_output && write_host_output(h_out, out_elems, file, sizeof file) != 0)
+        if (!g_opt.no_output && write_output(h_out, 0, out_elems, file, sizeof file) != 0)
             return;
         record_case_ok(c, out_elems, file, check, nbad, why);
         if (!c->timed)
