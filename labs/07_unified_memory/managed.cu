@@ -46,22 +46,35 @@ void um_add(float *C, const float *A, const float *B, int rows, int cols, cudaSt
 void um_add_prefetched(float *C, const float *A, const float *B, int rows, int cols, int device,
                        cudaStream_t stream)
 {
-    // TODO(7.2): prefetch A and B to the GPU (cml_mem_prefetch with cml_loc_device(device)),
+    // TODO(7.2): prefetch A, B and C to the GPU (cml_mem_prefetch with cml_loc_device(device)),
     //   launch the sum, then prefetch C to the host (cml_loc_host()), all on `stream`.
-    //   HINT: where is C when the host reads it, and who pays for moving it there?
-    CML_TODO("7.2", "prefetch A and B to the GPU, launch, prefetch C to the host");
+    //   HINT: C was last touched by the host. What happens to its pages when the kernel writes
+    //   them, if nobody moved them first?
+    CML_TODO("7.2", "prefetch A, B and C to the GPU, launch, prefetch C to the host");
     (void)C, (void)A, (void)B, (void)rows, (void)cols, (void)device, (void)stream; // stub
 }
 
 // ---- 7.3 --------------------------------------------------------------------------------
-// Advice says how a range will be used, so the driver can stop guessing: which side only
-// reads it, where it should live, who will access it from afar.
+// Advice says how a range will be used, so the driver can stop guessing: where it should live,
+// and who will access it from afar. A page whose preferred location is the host stays there, and
+// a GPU that was told it will access it maps it and reads or writes it over the link.
 
 void um_advise(float *C, const float *A, const float *B, size_t n, int device)
 {
-    // TODO(7.3): advise A and B (the GPU only reads them) and C (the host reads the result;
-    //   the GPU only writes it, once). Use cml_mem_advise with cudaMemAdviseSet... values.
-    //   HINT: must C's old contents travel to the GPU just to be overwritten there?
-    CML_TODO("7.3", "advise A, B and C in um_advise");
+    // TODO(7.3): advise C so that it lives on the host (the host reads it) and the GPU writes it
+    //   there, over the link, without moving a page. Use cml_mem_advise with
+    //   cudaMemAdviseSetPreferredLocation and cudaMemAdviseSetAccessedBy.
+    //   HINT: A and B need no advice for the prefetch recipe; what would they need to be read in
+    //   place, like zero-copy memory?
+    CML_TODO("7.3", "advise C in um_advise, then write um_add_advised");
     (void)C, (void)A, (void)B, (void)n, (void)device; // stub: delete
+}
+
+void um_add_advised(float *C, const float *A, const float *B, int rows, int cols, int device,
+                    cudaStream_t stream)
+{
+    // TODO(7.3): after um_advise: prefetch what the GPU reads, launch, and leave C where it is.
+    //   HINT: which of 7.2's prefetches would now undo the advice, and which costs nothing?
+    CML_TODO("7.3", "prefetch A and B in um_add_advised and launch; leave C where the advice put it");
+    (void)C, (void)A, (void)B, (void)rows, (void)cols, (void)device, (void)stream; // stub
 }

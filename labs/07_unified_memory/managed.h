@@ -14,13 +14,16 @@ float *um_alloc(size_t n);
 /* 7.1: C = A + B, element by element, by a kernel that simply touches managed memory. */
 void um_add(float *C, const float *A, const float *B, int rows, int cols, cudaStream_t stream);
 
-/* 7.2: the same sum with prefetches: A and B to GPU `device` before the kernel, C to the host
- * after it, all on `stream`. */
+/* 7.2: the same sum with prefetches: A, B and C to GPU `device` before the kernel, C to the
+ * host after it, all on `stream`. */
 void um_add_prefetched(float *C, const float *A, const float *B, int rows, int cols, int device,
                        cudaStream_t stream);
 
 /* 7.3: advice for the three matrices (n floats each), given once after allocation and before the
- * host writes A and B; um_add_prefetched then runs as it is. */
+ * host writes A and B; then, on every run, um_add_advised: the sum, with the prefetches that the
+ * advice still calls for. */
 void um_advise(float *C, const float *A, const float *B, size_t n, int device);
+void um_add_advised(float *C, const float *A, const float *B, int rows, int cols, int device,
+                    cudaStream_t stream);
 
 #endif /* MANAGED_H */

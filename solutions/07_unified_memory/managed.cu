@@ -51,28 +51,43 @@ void um_add(float *C, const float *A, const float *B, int rows, int cols, cudaSt
 void um_add_prefetched(float *C, const float *A, const float *B, int rows, int cols, int device,
                        cudaStream_t stream)
 {
-    // TODO(7.2): prefetch A and B to the GPU (cml_mem_prefetch with cml_loc_device(device)),
+    // TODO(7.2): prefetch A, B and C to the GPU (cml_mem_prefetch with cml_loc_device(device)),
     //   launch the sum, then prefetch C to the host (cml_loc_host()), all on `stream`.
-    //   HINT: where is C when the host reads it, and who pays for moving it there?
+    //   HINT: C was last touched by the host. What happens to its pages when the kernel writes
+    //   them, if nobody moved them first?
     const size_t bytes = (size_t)rows * cols * sizeof(float);
     CML_CHECK(cml_mem_prefetch(A, bytes, cml_loc_device(device), stream));
     CML_CHECK(cml_mem_prefetch(B, bytes, cml_loc_device(device), stream));
+    CML_CHECK(cml_mem_prefetch(C, bytes, cml_loc_device(device), stream));
     launch_matrix_add(C, A, B, rows, cols, stream);
     CML_CHECK(cml_mem_prefetch(C, bytes, cml_loc_host(), stream));
 }
 
 // ---- 7.3 --------------------------------------------------------------------------------
-// Advice says how a range will be used, so the driver can stop guessing: which side only
-// reads it, where it should live, who will access it from afar.
+// Advice says how a range will be used, so the driver can stop guessing: where it should live,
+// and who will access it from afar. A page whose preferred location is the host stays there, and
+// a GPU that was told it will access it maps it and reads or writes it over the link.
 
 void um_advise(float *C, const float *A, const float *B, size_t n, int device)
 {
-    // TODO(7.3): advise A and B (the GPU only reads them) and C (the host reads the result;
-    //   the GPU only writes it, once). Use cml_mem_advise with cudaMemAdviseSet... values.
-    //   HINT: must C's old contents travel to the GPU just to be overwritten there?
+    // TODO(7.3): advise C so that it lives on the host (the host reads it) and the GPU writes it
+    //   there, over the link, without moving a page. Use cml_mem_advise with
+    //   cudaMemAdviseSetPreferredLocation and cudaMemAdviseSetAccessedBy.
+    //   HINT: A and B need no advice for the prefetch recipe; what would they need to be read in
+    //   place, like zero-copy memory?
     const size_t bytes = n * sizeof(float);
-    CML_CHECK(cml_mem_advise(A, bytes, cudaMemAdviseSetReadMostly, cml_loc_device(device)));
-    CML_CHECK(cml_mem_advise(B, bytes, cudaMemAdviseSetReadMostly, cml_loc_device(device)));
+    (void)A, (void)B;
     CML_CHECK(cml_mem_advise(C, bytes, cudaMemAdviseSetPreferredLocation, cml_loc_host()));
     CML_CHECK(cml_mem_advise(C, bytes, cudaMemAdviseSetAccessedBy, cml_loc_device(device)));
+}
+
+void um_add_advised(float *C, const float *A, const float *B, int rows, int cols, int device,
+                    cudaStream_t stream)
+{
+    // TODO(7.3): after um_advise: prefetch what the GPU reads, launch, and leave C where it is.
+    //   HINT: which of 7.2's prefetches would now undo the advice, and which costs nothing?
+    const size_t bytes = (size_t)rows * cols * sizeof(float);
+    CML_CHECK(cml_mem_prefetch(A, bytes, cml_loc_device(device), stream));
+    CML_CHECK(cml_mem_prefetch(B, bytes, cml_loc_device(device), stream));
+    launch_matrix_add(C, A, B, rows, cols, stream);
 }
