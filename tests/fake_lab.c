@@ -1,12 +1,15 @@
 /* A fake lab binary in plain C: speaks the lab protocol (docs/ARCHITECTURE.md) exactly like a
  * real one, so the grader's pipeline can be tested on a machine without a GPU. It computes the
  * right outputs with common/cml_rand.h, then misbehaves as told:
- *   FAKE_MODE  right wrong nan nothing short todo crash hang flood exit3 slow cudaerror
+ *   FAKE_MODE  right wrong nan nothing short todo crash hang flood exit3 slow slowonce
+ *              cudaerror
  *              (default right; cudaerror: an error record, then exit 1 as the harness does)
  *   FAKE_TASK  the task that misbehaves (default: every task)
  *   FAKE_CHECKS  "1.1=copy,1.2=transpose,2.1=gather" (default: rows/cols -> transpose,
  *              offset/stride -> gather, else copy)
  *   FAKE_REF_MS  the time every case reports (default 2); `slow` reports 3 times that
+ *   FAKE_ONCE  a file path for `slowonce`: slow (like `slow`) while the file does not exist,
+ *              which the slow run creates; right from then on (a noisy first measurement)
  * A run with --no-output (how the grader runs the reference) always behaves. With no --case it
  * acts as the probe: hello, device, done. */
 #include <math.h>
@@ -135,6 +138,20 @@ static void cuda_error_exit(int k, const char *task)
     exit(1);
 }
 
+/* Whether this run reports its timed cases 3 times slower. */
+static int slow_now(const char *mode)
+{
+    if (strcmp(mode, "slow") == 0)
+        return 1;
+    const char *once = getenv("FAKE_ONCE");
+    if (strcmp(mode, "slowonce") != 0 || !once || access(once, F_OK) == 0)
+        return 0;
+    FILE *f = fopen(once, "w");
+    if (f)
+        fclose(f);
+    return 1;
+}
+
 /* One case: its output, its case record, its time record. */
 static void run_case(int k, int ncases, const fake_case *c, uint64_t seed, const char *dir,
                      const char *mode, double ref_ms)
@@ -155,7 +172,7 @@ static void run_case(int k, int ncases, const fake_case *c, uint64_t seed, const
     record("case k=%d task=%s status=ok elems=%llu elem_bytes=4 file=case%d.bin", k, c->task,
            (unsigned long long)n, k);
     if (c->timed) {
-        double ms = strcmp(mode, "slow") == 0 ? 3 * ref_ms : ref_ms;
+        double ms = slow_now(mode) ? 3 * ref_ms : ref_ms;
         record("time k=%d task=%s ms=%.4f host_ms=%.4f reps=15 spread=0.001 bytes=%llu", k,
                c->task, ms, ms, (unsigned long long)(2 * n * 4));
     }

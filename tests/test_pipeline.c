@@ -163,6 +163,25 @@ START_TEST(slow_loses_performance_points)
     const cml_task_result *r = task("1.1");
     ck_assert_msg(strcmp(r->status, "slow") == 0 && r->score == 6 && others_full("1.1"),
                   "status %s, score %g (want slow, 6 of 10): %s", r->status, r->score, r->detail);
+    ck_assert_msg(strstr(r->detail, "measured twice, 3.00x then 3.00x"),
+                  "a slow verdict is confirmed by a second measurement: %s", r->detail);
+}
+END_TEST
+
+/* A slow first measurement that the second does not confirm costs nothing. */
+START_TEST(slow_once_is_measured_again_and_keeps_its_points)
+{
+    char once[CML_PATH];
+    cml_fmt(once, sizeof once, "%s/slow-once", root);
+    setenv("FAKE_ONCE", once, 1);
+    grade_lab1("slowonce", "1.1");
+    unsetenv("FAKE_ONCE");
+    const cml_task_result *r = task("1.1");
+    ck_assert_msg(access(once, F_OK) == 0, "the first run was not slow");
+    ck_assert_msg(strcmp(r->status, "passed") == 0 && r->score == 10 && r->ratio == 1 &&
+                  strstr(r->detail, "measured twice, 3.00x then 1.00x") && others_full("1.1"),
+                  "status %s, score %g, ratio %g (want passed, 10, 1): %s", r->status, r->score,
+                  r->ratio, r->detail);
 }
 END_TEST
 
@@ -231,6 +250,7 @@ Suite *pipeline_suite(void)
     tcase_add_test(tc, cuda_error_then_exit_is_an_error_not_a_crash);
     tcase_add_test(tc, todo_reports_its_message);
     tcase_add_test(tc, slow_loses_performance_points);
+    tcase_add_test(tc, slow_once_is_measured_again_and_keeps_its_points);
     tcase_add_test(tc, output_files_are_deleted_after_verification);
     tcase_add_test(tc, record_json_written_after_each_lab);
     suite_add_tcase(s, tc);
