@@ -236,6 +236,33 @@ START_TEST(counts_all_mismatches_and_keeps_the_first_five)
 }
 END_TEST
 
+/* A file large enough to be compared in several slices on several threads (4 Mi elements: 64
+ * chunks of 64 Ki): counts add up across slices, and the mismatches kept are the file's first,
+ * in index order, even when later slices finish first. */
+START_TEST(large_file_counts_across_slices_and_keeps_the_first_mismatches)
+{
+    const uint64_t n = 4u << 20;
+    float *x = copy_output(n);
+    const uint64_t bad[] = {3u << 20, (3u << 20) + 7, 1500000, 1500001, 65536 * 5 + 3,
+                            n - 1, 2u << 20};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        x[bad[i]] = -x[bad[i]] - 1;
+    memset(x + (n - 40), CML_POISON_BYTE, 20 * sizeof *x); /* unwritten, in the last slice */
+    kase.n = n;
+    write_floats(x, n);
+    free(x);
+    ck_assert_int_eq(verify("copy"), 0);
+    ck_assert_uint_eq(v.nbad, 7 + 20);
+    ck_assert_int_eq(v.nmis, CML_MAX_MISMATCH);
+    const uint64_t first[CML_MAX_MISMATCH] = {65536 * 5 + 3, 1500000, 1500001, 2u << 20,
+                                              3u << 20};
+    for (int i = 0; i < CML_MAX_MISMATCH; i++)
+        ck_assert_uint_eq(v.mis[i].index, first[i]);
+    ck_assert_ptr_nonnull(strstr(v.reason, "27 of 4194304 elements differ (20 never written); "
+                                           "first at index 327683"));
+}
+END_TEST
+
 START_TEST(rejects_short_file)
 {
     float *x = copy_output(4096);
@@ -363,6 +390,7 @@ Suite *verify_suite(void)
     tcase_add_test(wrong, relative_tolerance_rejects_large_error);
     tcase_add_test(wrong, exact_compare_rejects_one_ulp);
     tcase_add_test(wrong, counts_all_mismatches_and_keeps_the_first_five);
+    tcase_add_test(wrong, large_file_counts_across_slices_and_keeps_the_first_mismatches);
     tcase_add_test(wrong, reports_output_never_written);
     tcase_add_test(wrong, counts_elements_left_unwritten);
     tcase_add_test(wrong, depends_on_the_seed);
