@@ -2,14 +2,15 @@
  * real one, so the grader's pipeline can be tested on a machine without a GPU. It computes the
  * right outputs with common/cml_rand.h, then misbehaves as told:
  *   FAKE_MODE  right wrong nan nothing short todo crash hang flood exit3 slow slowonce
- *              cudaerror
+ *              slowthenwrong cudaerror
  *              (default right; cudaerror: an error record, then exit 1 as the harness does)
  *   FAKE_TASK  the task that misbehaves (default: every task)
  *   FAKE_CHECKS  "1.1=copy,1.2=transpose,2.1=gather" (default: rows/cols -> transpose,
  *              offset/stride -> gather, else copy)
  *   FAKE_REF_MS  the time every case reports (default 2); `slow` reports 3 times that
  *   FAKE_ONCE  a file path for `slowonce`: slow (like `slow`) while the file does not exist,
- *              which the slow run creates; right from then on (a noisy first measurement)
+ *              which the slow run creates; right from then on (a noisy first measurement).
+ *              `slowthenwrong`: the same, but `wrong` from then on (fast only when wrong)
  * A run with --no-output (how the grader runs the reference) always behaves. With no --case it
  * acts as the probe: hello, device, done. */
 #include <math.h>
@@ -156,6 +157,10 @@ static int slow_now(const char *mode)
 static void run_case(int k, int ncases, const fake_case *c, uint64_t seed, const char *dir,
                      const char *mode, double ref_ms)
 {
+    if (strcmp(mode, "slowthenwrong") == 0) { /* slowonce, then fast with a wrong output */
+        const char *once = getenv("FAKE_ONCE");
+        mode = once && access(once, F_OK) == 0 ? "wrong" : "slowonce";
+    }
     stop_if_told(mode, k, ncases);
     if (strcmp(mode, "cudaerror") == 0)
         cuda_error_exit(k, c->task);

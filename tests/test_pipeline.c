@@ -168,6 +168,23 @@ START_TEST(slow_loses_performance_points)
 }
 END_TEST
 
+/* A second measurement counts only when its outputs are right too. */
+START_TEST(second_measurement_with_wrong_output_does_not_count)
+{
+    char once[CML_PATH];
+    cml_fmt(once, sizeof once, "%s/slow-once", root);
+    setenv("FAKE_ONCE", once, 1);
+    grade_lab1("slowthenwrong", "1.1");
+    unsetenv("FAKE_ONCE");
+    const cml_task_result *r = task("1.1");
+    ck_assert_msg(strcmp(r->status, "slow") == 0 && r->score == 6 &&
+                  fabs(r->ratio - 3) < 1e-9 &&
+                  strstr(r->detail, "second run's output was wrong") && others_full("1.1"),
+                  "status %s, score %g, ratio %.17g, others full %d (want slow, 6, 3): %s",
+                  r->status, r->score, r->ratio, others_full("1.1"), r->detail);
+}
+END_TEST
+
 /* A slow first measurement that the second does not confirm costs nothing. */
 START_TEST(slow_once_is_measured_again_and_keeps_its_points)
 {
@@ -251,6 +268,7 @@ Suite *pipeline_suite(void)
     tcase_add_test(tc, todo_reports_its_message);
     tcase_add_test(tc, slow_loses_performance_points);
     tcase_add_test(tc, slow_once_is_measured_again_and_keeps_its_points);
+    tcase_add_test(tc, second_measurement_with_wrong_output_does_not_count);
     tcase_add_test(tc, output_files_are_deleted_after_verification);
     tcase_add_test(tc, record_json_written_after_each_lab);
     suite_add_tcase(s, tc);

@@ -192,9 +192,10 @@ static void note_ending(const lab_run *lr, double timeout_s, cml_task_result *r)
 
 /* A "slow" verdict costs points only once a second measurement agrees. The task's timed cases
  * run again, the reference first and then the student (into a scratch out-dir, as the first
- * time), and the task keeps the better of the two ratios. Host-involved tasks vary more between
- * processes than within one: lab 07's 7.2, identical code on both sides, measured 0.87x in one
- * grading and 1.33x in another on an H200. A false "slow" is the error that costs a student
+ * time, and its outputs verified again: a wrong output's time never counts), and the task keeps
+ * the better of the two ratios. Host-involved tasks vary more between processes than within one:
+ * lab 07's 7.2, identical code on both sides, measured 0.87x in one grading and 1.33x in another
+ * on an H200. A false "slow" is the error that costs a student
  * points; a second chance for a truly slow submission costs it nothing but a few seconds. */
 static void confirm_slow(const cml_lab_spec *spec, int ti, const char *bin, const char *ref_bin,
                          const cml_run_record *student, const cml_run_opts *o,
@@ -223,17 +224,28 @@ static void confirm_slow(const cml_lab_spec *spec, int ti, const char *bin, cons
     spread(&lr[0].rec, &cl, ref);
     run_lab(bin, spec, &cl, dir, o, &lr[1]);
     *stu = *student;
-    for (int j = 0; j < cl.n; j++) /* the student record holds the task's cases in spec order */
+    int wrong = 0; /* the second run's outputs are verified too: its time counts only if right */
+    for (int j = 0; j < cl.n; j++) { /* the student record holds the task's cases in spec order */
+        char file[CML_PATH];
+        cml_case_verdict cv;
+        cml_fmt(file, sizeof file, "%s/case%d.bin", dir, j);
+        wrong |= !cml_verify_case(t, &t->cases[cl.tcase[j]], o->seed, file, &lr[1].rec.cases[j],
+                                  &cv);
         stu->cases[cl.tcase[j]] = lr[1].rec.cases[j];
+    }
     *again = *r;
     again->status[0] = again->detail[0] = '\0';
     cml_score_task(again, stu, &ref[ti]);
     const double first = r->ratio;
-    if (again->timed && again->ratio < first)
+    if (again->timed && !wrong && again->ratio < first)
         *r = *again;
     size_t used = strlen(r->detail);
-    snprintf(r->detail + used, sizeof r->detail - used, "; measured twice, %.2fx then %.2fx: "
-             "the better counts", first, again->timed ? again->ratio : 0.0);
+    if (wrong)
+        snprintf(r->detail + used, sizeof r->detail - used, "; measured twice, but the second "
+                 "run's output was wrong: the first time counts");
+    else
+        snprintf(r->detail + used, sizeof r->detail - used, "; measured twice, %.2fx then "
+                 "%.2fx: the better counts", first, again->timed ? again->ratio : 0.0);
     cml_proc_result_free(&lr[0].proc);
     cml_proc_result_free(&lr[1].proc);
     if (!o->keep)
