@@ -195,8 +195,8 @@ static void note_ending(const lab_run *lr, double timeout_s, cml_task_result *r)
  * time, and its outputs verified again: a wrong output's time never counts), and the task keeps
  * the better of the two ratios. Host-involved tasks vary more between processes than within one:
  * lab 07's 7.2, identical code on both sides, measured 0.87x in one grading and 1.33x in another
- * on an H200. A false "slow" is the error that costs a student
- * points; a second chance for a truly slow submission costs it nothing but a few seconds. */
+ * on an H200. A false "slow" is the error that costs a student points; a second chance for a
+ * truly slow submission costs it nothing but a few seconds. */
 static void confirm_slow(const cml_lab_spec *spec, int ti, const char *bin, const char *ref_bin,
                          const cml_run_record *student, const cml_run_opts *o,
                          cml_task_result *r)
@@ -242,10 +242,13 @@ static void confirm_slow(const cml_lab_spec *spec, int ti, const char *bin, cons
     size_t used = strlen(r->detail);
     if (wrong)
         snprintf(r->detail + used, sizeof r->detail - used, "; measured twice, but the second "
-                 "run's output was wrong: the first time counts");
+                 "run's output was wrong or missing: the first time counts");
+    else if (!again->timed)
+        snprintf(r->detail + used, sizeof r->detail - used, "; a second measurement gave no "
+                 "time: the first counts");
     else
         snprintf(r->detail + used, sizeof r->detail - used, "; measured twice, %.2fx then "
-                 "%.2fx: the better counts", first, again->timed ? again->ratio : 0.0);
+                 "%.2fx: the better counts", first, again->ratio);
     cml_proc_result_free(&lr[0].proc);
     cml_proc_result_free(&lr[1].proc);
     if (!o->keep)

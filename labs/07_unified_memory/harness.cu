@@ -104,8 +104,8 @@ static int is_managed(const float *p)
 
 /* Check after 7.2's first run: A and B were last prefetched to the GPU (7.3 may read them in
  * place instead). A query the runtime refuses is skipped (never fails the student for the
- * runtime). Small matrices are skipped too: managed allocations below 2 MiB can share a page, so prefetching C to the host
- * moves A's page as well (seen on an H200 at 1 x 1). */
+ * runtime). Small matrices are skipped too: managed allocations below 2 MiB can share a page, so
+ * prefetching C to the host moves A's page as well (seen on an H200 at 1 x 1). */
 static void check_prefetched(const float *A, const float *B, size_t n, int device)
 {
     if (n * sizeof(float) < (2u << 20))

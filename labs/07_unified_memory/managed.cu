@@ -75,6 +75,6 @@ void um_add_advised(float *C, const float *A, const float *B, int rows, int cols
 {
     // TODO(7.3): after um_advise: prefetch what the GPU reads, launch, and leave C where it is.
     //   HINT: which of 7.2's prefetches would now undo the advice, and which costs nothing?
-    CML_TODO("7.3", "prefetch A and B in um_add_advised and launch; leave C where the advice put it");
+    CML_TODO("7.3", "um_add_advised: prefetch A and B, launch; C stays where the advice put it");
     (void)C, (void)A, (void)B, (void)rows, (void)cols, (void)device, (void)stream; // stub
 }
