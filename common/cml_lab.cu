@@ -203,6 +203,19 @@ static double percentile(const double *sorted, int n, double q)
     return sorted[lo] + (pos - lo) * (sorted[hi] - sorted[lo]);
 }
 
+/* The median of x[0..n) (sorted into scratch, x untouched); with spread, also the spread
+ * (p75 - p25) / median that decides when a timing loop has settled (0 for a zero median). */
+static double median_of(const double *x, int n, double *scratch, double *spread)
+{
+    std::copy(x, x + n, scratch);
+    std::sort(scratch, scratch + n);
+    const double med = percentile(scratch, n, 0.5);
+    if (spread)
+        *spread = med > 0 ? (percentile(scratch, n, 0.75) - percentile(scratch, n, 0.25)) / med
+                          : 0;
+    return med;
+}
+
 cml_timing cml_time(cml_launcher launch, void *d_poison, size_t poison_bytes)
 {
     enum { MIN_REPS = 10, MAX_REPS = 50 };
@@ -234,17 +247,11 @@ cml_timing cml_time(cml_launcher launch, void *d_poison, size_t poison_bytes)
         t.reps = rep + 1;
         if (t.reps < MIN_REPS)
             continue;
-        std::copy(ms, ms + t.reps, sorted);
-        std::sort(sorted, sorted + t.reps);
-        t.ms = percentile(sorted, t.reps, 0.5);
-        t.spread = t.ms > 0 ? (percentile(sorted, t.reps, 0.75) -
-                               percentile(sorted, t.reps, 0.25)) / t.ms : 0;
+        t.ms = median_of(ms, t.reps, sorted, &t.spread);
         if (t.spread < 0.02 || now_ms() - begun > budget_ms)
             break;
     }
-    std::copy(host, host + t.reps, sorted);
-    std::sort(sorted, sorted + t.reps);
-    t.host_ms = percentile(sorted, t.reps, 0.5);
+    t.host_ms = median_of(host, t.reps, sorted, NULL);
     CML_CHECK(cudaEventDestroy(start));
     CML_CHECK(cudaEventDestroy(stop));
     return t;
@@ -725,16 +732,11 @@ static host_timing time_host(cml_launcher launch, const cml_host_io *io, float *
         t.reps = rep + 1;
         if (t.reps < MIN_REPS)
             continue;
-        std::copy(ms, ms + t.reps, sorted);
-        std::sort(sorted, sorted + t.reps);
-        t.ms = percentile(sorted, t.reps, 0.5);
-        t.spread = (percentile(sorted, t.reps, 0.75) - percentile(sorted, t.reps, 0.25)) / t.ms;
+        t.ms = median_of(ms, t.reps, sorted, &t.spread);
         if (t.spread < 0.02 || now_ms() - begun > 2500)
             break;
     }
-    std::copy(ev, ev + t.reps, sorted);
-    std::sort(sorted, sorted + t.reps);
-    t.event_ms = percentile(sorted, t.reps, 0.5);
+    t.event_ms = median_of(ev, t.reps, sorted, NULL);
     CML_CHECK(cudaEventDestroy(start));
     CML_CHECK(cudaEventDestroy(stop));
     return t;
