@@ -8,9 +8,9 @@
  *   FAKE_CHECKS  "1.1=copy,1.2=transpose,2.1=gather" (default: rows/cols -> transpose,
  *              offset/stride -> gather, else copy)
  *   FAKE_REF_MS  the time every case reports (default 2); `slow` reports 3 times that
- *   FAKE_ONCE  a file path for `slowonce`: slow (like `slow`) while the file does not exist,
- *              which the slow run creates; right from then on (a noisy first measurement).
- *              `slowthenwrong`: the same, but `wrong` from then on (fast only when wrong)
+ *   mode `slowonce`: slow (like `slow`) except in the grader's second measurement (a run
+ *              folder named *-again-*), a noisy first measurement; `slowthenwrong`: the same,
+ *              but `wrong` in the second measurement (fast only when wrong)
  * A run with --no-output (how the grader runs the reference) always behaves. With no --case it
  * acts as the probe: hello, device, done. */
 #include <math.h>
@@ -139,28 +139,29 @@ static void cuda_error_exit(int k, const char *task)
     exit(1);
 }
 
+/* Whether this run is the grader's second measurement of a slow task: its run folder is
+ * named <lab>-<task>-again-XXXXXX. (The sandbox lets a lab keep no state between runs, so the
+ * fake lab tells its runs apart by the folder the grader gave it.) */
+static int second_measurement(void)
+{
+    char cwd[4096];
+    return getcwd(cwd, sizeof cwd) && strstr(cwd, "-again-") != NULL;
+}
+
 /* Whether this run reports its timed cases 3 times slower. */
 static int slow_now(const char *mode)
 {
     if (strcmp(mode, "slow") == 0)
         return 1;
-    const char *once = getenv("FAKE_ONCE");
-    if (strcmp(mode, "slowonce") != 0 || !once || access(once, F_OK) == 0)
-        return 0;
-    FILE *f = fopen(once, "w");
-    if (f)
-        fclose(f);
-    return 1;
+    return strcmp(mode, "slowonce") == 0 && !second_measurement();
 }
 
 /* One case: its output, its case record, its time record. */
 static void run_case(int k, int ncases, const fake_case *c, uint64_t seed, const char *dir,
                      const char *mode, double ref_ms)
 {
-    if (strcmp(mode, "slowthenwrong") == 0) { /* slowonce, then fast with a wrong output */
-        const char *once = getenv("FAKE_ONCE");
-        mode = once && access(once, F_OK) == 0 ? "wrong" : "slowonce";
-    }
+    if (strcmp(mode, "slowthenwrong") == 0) /* slowonce, then fast with a wrong output */
+        mode = second_measurement() ? "wrong" : "slowonce";
     stop_if_told(mode, k, ncases);
     if (strcmp(mode, "cudaerror") == 0)
         cuda_error_exit(k, c->task);

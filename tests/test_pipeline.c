@@ -171,11 +171,7 @@ END_TEST
 /* A second measurement counts only when its outputs are right too. */
 START_TEST(second_measurement_with_wrong_output_does_not_count)
 {
-    char once[CML_PATH];
-    cml_fmt(once, sizeof once, "%s/slow-once", root);
-    setenv("FAKE_ONCE", once, 1);
     grade_lab1("slowthenwrong", "1.1");
-    unsetenv("FAKE_ONCE");
     const cml_task_result *r = task("1.1");
     ck_assert_msg(strcmp(r->status, "slow") == 0 && r->score == 6 &&
                   fabs(r->ratio - 3) < 1e-9 &&
@@ -188,13 +184,8 @@ END_TEST
 /* A slow first measurement that the second does not confirm costs nothing. */
 START_TEST(slow_once_is_measured_again_and_keeps_its_points)
 {
-    char once[CML_PATH];
-    cml_fmt(once, sizeof once, "%s/slow-once", root);
-    setenv("FAKE_ONCE", once, 1);
     grade_lab1("slowonce", "1.1");
-    unsetenv("FAKE_ONCE");
     const cml_task_result *r = task("1.1");
-    ck_assert_msg(access(once, F_OK) == 0, "the first run was not slow");
     ck_assert_msg(strcmp(r->status, "passed") == 0 && r->score == 10 && r->ratio == 1 &&
                   strstr(r->detail, "measured twice, 3.00x then 1.00x") && others_full("1.1"),
                   "status %s, score %g, ratio %g (want passed, 10, 1): %s", r->status, r->score,

@@ -110,6 +110,12 @@ typedef struct {
     char *output;         /* captured stdout+stderr, NUL-terminated, at most the cap */
     size_t output_len;
     size_t output_dropped;/* bytes read beyond the cap and discarded */
+    /* filled by cml_run_sandboxed (sandbox.h) */
+    int confined;         /* ran inside the sandbox's Landlock domain */
+    int mem_exceeded;     /* killed: its processes passed their resident-memory cap */
+    int strays;           /* descendants alive after it ended (killed by the supervisor) */
+    uint64_t peak_rss;    /* the process tree's largest resident size seen, bytes */
+    char unconfined[160]; /* why it ran without Landlock, "" when confined */
 } cml_proc_result;
 
 /* ---- the verdict of one task ---- */
@@ -178,6 +184,7 @@ typedef struct {
     uint64_t l2_bytes, mem_bytes;
     char nvcc_version[64];
     char host[64];
+    char sandbox_missing[256];  /* protections this machine could not enforce, "" for none */
     double wall_s;
     int nlabs;
     cml_lab_result labs[CML_MAX_LABS];
@@ -217,6 +224,13 @@ int cml_report_tsv(const char *path, const cml_grading *g); /* lab task status s
  * result_fd (or -1) passed to the child under the same number, wall-clock timeout. */
 int cml_run(char *const argv[], char *const extra_env[], const char *cwd, int result_fd,
             double timeout_s, size_t output_cap, cml_proc_result *out);
+/* The same for a program that runs student code: confined by the sandbox (sandbox.h) in the
+ * fresh folder `scratch` (its working folder and the only place it may write), watched by a
+ * supervisor that kills every descendant when it ends. A relative argv[0] is taken from
+ * scratch. tool_root: NULL, or the install folder of a tool it runs under (ncu). */
+int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *scratch,
+                      const char *tool_root, int result_fd, double timeout_s, size_t output_cap,
+                      cml_proc_result *out);
 void cml_proc_result_free(cml_proc_result *r);
 
 #endif /* CML_H */

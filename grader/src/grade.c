@@ -4,6 +4,7 @@
 #include "grade.h"
 #include "build.h"
 #include "probe.h"
+#include "sandbox.h"
 #include "stage.h"
 #include "technique.h"
 #include "util.h"
@@ -254,6 +255,10 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
                  o->out_dir);
         return -1;
     }
+    const char *protect[] = { o->root, o->out_dir, o->submission };
+    cml_sandbox_protect(protect, 3); /* no lab run reads these, whatever else it may */
+    snprintf(g->sandbox_missing, sizeof g->sandbox_missing, "%s",
+             cml_sandbox_caps_get()->missing);
     if (find_gpu(o, g, err, errlen) < 0)
         return -1;
     lab_build *lb = calloc((size_t)nspecs + 1, sizeof *lb);

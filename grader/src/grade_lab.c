@@ -2,6 +2,7 @@
  * verification of every case, scores, and what the sandbox saw when a run did not finish. */
 #include "grade.h"
 #include "run.h"
+#include "sandbox.h"
 #include "technique.h"
 #include "util.h"
 
@@ -28,20 +29,29 @@ static void case_arg(const cml_task_spec *t, const cml_case_spec *c, char *buf, 
              c->timed ? ",time" : "");
 }
 
-/* Run bin on the cases in cl: into out_dir, or with --no-output when out_dir is NULL. */
+/* Run bin on the cases in cl, confined, in the run folder `dir` (made by cml_sandbox_scratch,
+ * holding bin's copy `lab`): outputs land there, or with --no-output when dir is NULL, in a
+ * scratch folder of its own, removed after. */
 static void run_lab(const char *bin, const cml_lab_spec *spec, const case_list *cl,
-                    const char *out_dir, const cml_run_opts *o, lab_run *lr)
+                    const char *dir, const cml_run_opts *o, lab_run *lr)
 {
-    char seed[32], cases[CML_MAX_CASES][200];
+    char seed[32], cases[CML_MAX_CASES][200], scratch[CML_PATH], err[1024];
     char *argv[8 + 2 * CML_MAX_CASES];
     int a = 0;
+    memset(lr, 0, sizeof *lr);
+    if (!dir && cml_sandbox_scratch(o->work_dir, spec->lab, bin, scratch, sizeof scratch, err,
+                                    sizeof err) < 0) {
+        lr->proc.output = strdup(err);
+        lr->proc.output_len = lr->proc.output ? strlen(err) : 0;
+        return;
+    }
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
-    argv[a++] = (char *)bin;
+    argv[a++] = "./lab"; /* the run folder's copy: the lab reaches nothing outside it */
     argv[a++] = "--seed";
     argv[a++] = seed;
-    argv[a++] = out_dir ? "--out-dir" : "--no-output";
-    if (out_dir)
-        argv[a++] = (char *)out_dir;
+    argv[a++] = dir ? "--out-dir" : "--no-output";
+    if (dir)
+        argv[a++] = ".";
     for (int i = 0; i < cl->n; i++) {
         const cml_task_spec *t = &spec->tasks[cl->task[i]];
         case_arg(t, &t->cases[cl->tcase[i]], cases[i], sizeof cases[i]);
@@ -49,10 +59,9 @@ static void run_lab(const char *bin, const cml_lab_spec *spec, const case_list *
         argv[a++] = cases[i];
     }
     argv[a] = NULL;
-    memset(lr, 0, sizeof *lr);
     int fd = cml_result_fd_open();
-    cml_run(argv, NULL, out_dir ? out_dir : o->work_dir, fd, spec->timeout_s > 0 ? spec->timeout_s
-            : 60, CML_RUN_OUTPUT_CAP, &lr->proc);
+    cml_run_sandboxed(argv, NULL, dir ? dir : scratch, NULL, fd, spec->timeout_s > 0
+                      ? spec->timeout_s : 60, CML_RUN_OUTPUT_CAP, &lr->proc);
     size_t len = 0;
     char *text = fd >= 0 ? cml_result_fd_read(fd, &len) : NULL;
     if (fd >= 0)
@@ -60,6 +69,8 @@ static void run_lab(const char *bin, const cml_lab_spec *spec, const case_list *
     if (text)
         cml_records_parse(text, len, &lr->rec, NULL);
     free(text);
+    if (!dir)
+        cml_rmtree(scratch);
 }
 
 /* How a run that wrote no `done` ended, as a phrase: "was killed by SIGSEGV (...)". */
@@ -213,9 +224,10 @@ static void confirm_slow(const cml_lab_spec *spec, int ti, const char *bin, cons
     cml_run_record *ref = calloc((size_t)spec->ntasks, sizeof *ref);
     cml_run_record *stu = malloc(sizeof *stu);
     cml_task_result *again = malloc(sizeof *again);
+    char name[96], err[1024];
+    snprintf(name, sizeof name, "%s-%s-again", spec->lab, t->id);
     if (!lr || !ref || !stu || !again ||
-        cml_fmt(dir, sizeof dir, "%s/%s-%s-again-XXXXXX", o->work_dir, spec->lab, t->id) < 0 ||
-        !mkdtemp(dir))
+        cml_sandbox_scratch(o->work_dir, name, bin, dir, sizeof dir, err, sizeof err) < 0)
         goto out;
     if (o->progress)
         fprintf(o->progress, "[%s] task %s: %.2fx the reference: measuring both again\n",
@@ -273,11 +285,11 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
         cl.task[c] = ti;
         cl.tcase[c] = c;
     }
-    if (cml_fmt(dir, sizeof dir, "%s/%s-%s-out-XXXXXX", o->work_dir, spec->lab, t->id) < 0 ||
-        !mkdtemp(dir)) {
+    char name[96], err[1024];
+    snprintf(name, sizeof name, "%s-%s-out", spec->lab, t->id);
+    if (cml_sandbox_scratch(o->work_dir, name, bin, dir, sizeof dir, err, sizeof err) < 0) {
         snprintf(r->status, sizeof r->status, "error");
-        snprintf(r->detail, sizeof r->detail, "grader error: cannot create a run folder under "
-                 "%.900s (%s): choose a writable --out", o->work_dir, strerror(errno));
+        snprintf(r->detail, sizeof r->detail, "%s", err);
         r->max_score = t->points + t->perf_points + t->technique_points;
         return -1;
     }

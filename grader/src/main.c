@@ -4,6 +4,7 @@
 #include "grade.h"
 #include "probe.h"
 #include "run.h"
+#include "sandbox.h"
 #include "stage.h"
 #include "util.h"
 
@@ -22,6 +23,7 @@ static const char USAGE[] =
     "usage: cml-grade grade [--submission DIR] [--lab NN] [--seed N] [--out DIR] [--root DIR]\n"
     "                       [--no-color] [--keep]\n"
     "       cml-grade bench [--lab NN] [--root DIR]\n"
+    "       cml-grade doctor   (what the sandbox enforces on this machine)\n"
     "       cml-grade --help\n"
     "\n"
     "grade   build the submission's labs beside pristine harnesses, run them on this GPU, check\n"
@@ -247,6 +249,10 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         fputs(USAGE, stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "doctor") == 0) { /* what the sandbox enforces on this machine */
+        cml_sandbox_describe(stdout);
         return 0;
     }
     int bench = strcmp(argv[1], "bench") == 0;

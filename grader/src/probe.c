@@ -2,6 +2,7 @@
  * architecture so that it runs, through the driver's JIT, on any GPU), run it, read its
  * records. */
 #include "probe.h"
+#include "sandbox.h"
 #include "build.h"
 #include "run.h"
 
@@ -61,16 +62,22 @@ static int probe_binary(const char *root, const char *cache_dir, char *bin, size
 }
 
 /* Run the probe and read its records into p. */
-static void run_probe(const char *bin, cml_probe_result *p)
+static void run_probe(const char *bin, const char *cache_dir, cml_probe_result *p)
 {
-    char *argv[] = { (char *)bin, NULL }, how[300], tail[200];
+    char *argv[] = { "./lab", NULL }, how[300], tail[200], dir[CML_PATH], err[300];
     cml_proc_result r;
+    if (cml_sandbox_scratch(cache_dir, "probe-run", bin, dir, sizeof dir, err, sizeof err) < 0) {
+        snprintf(p->reason, sizeof p->reason, "%.250s", err);
+        return;
+    }
     int fd = cml_result_fd_open();
     if (fd < 0) {
         snprintf(p->reason, sizeof p->reason, "cannot create a result file for the GPU probe");
+        cml_rmtree(dir);
         return;
     }
-    cml_run(argv, NULL, NULL, fd, CML_PROBE_TIMEOUT_S, 16u << 10, &r);
+    cml_run_sandboxed(argv, NULL, dir, NULL, fd, CML_PROBE_TIMEOUT_S, 16u << 10, &r);
+    cml_rmtree(dir);
     size_t len = 0;
     char *text = cml_result_fd_read(fd, &len);
     close(fd);
@@ -100,7 +107,7 @@ void cml_probe(const char *root, const char *cache_dir, cml_probe_result *p)
     }
     char bin[CML_PATH];
     if (probe_binary(root, cache_dir, bin, sizeof bin, p->reason, sizeof p->reason) == 0)
-        run_probe(bin, p);
+        run_probe(bin, cache_dir, p);
 }
 
 /* Contract in probe.h. */

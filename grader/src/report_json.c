@@ -111,6 +111,7 @@ static void write_record(FILE *f, const void *ctx)
     jw_string(&w, "submission", g->submission);
     jw_string(&w, "started_at", g->started_at);
     jw_string(&w, "host", g->host);
+    jw_string(&w, "sandbox_missing", g->sandbox_missing);
     write_gpu(&w, g);
     jw_string(&w, "nvcc_version", g->nvcc_version);
     jw_number(&w, "wall_s", g->wall_s);

@@ -1,7 +1,10 @@
-/* The sandbox: run one program in its own process group with rlimits CUDA tolerates,
- * stdout+stderr captured up to a cap (the rest drained and counted), an optional result
- * descriptor passed under its own number, and a wall-clock timeout that kills the group. */
+/* Run one program in its own process group with rlimits CUDA tolerates, stdout+stderr
+ * captured up to a cap (the rest drained and counted), an optional result descriptor passed
+ * under its own number, and a wall-clock timeout that kills the group. A program that runs
+ * student code goes through cml_run_sandboxed: a supervisor (sandbox_reaper.c) stands between
+ * the grader and it, and it enters the sandbox (sandbox_policy.c) just before exec. */
 #include "run.h"
+#include "sandbox.h"
 #include "util.h"
 
 #include <errno.h>
@@ -65,6 +68,11 @@ typedef struct {
     char **envp;
     const char *cwd;
     int devnull, out_w, err_w, result_fd;
+    /* sandboxed runs only */
+    int sandboxed, tool, ruleset_fd, report_w, report_r;
+    const cml_sandbox_caps *caps;
+    double deadline;
+    uint64_t mem_cap;
 } child_plan;
 
 static void lower_limit(int resource, rlim_t value)
@@ -92,32 +100,53 @@ static void cloexec_from_3(void)
         fcntl(fd, F_SETFD, FD_CLOEXEC);
 }
 
-static _Noreturn void child_fail(int err_w)
+/* Tell the parent which step failed (1 setup, 2 sandbox, 3 exec) and with which errno. */
+static _Noreturn void child_fail(int err_w, int step)
 {
-    int e = errno;
-    ssize_t ignored = write(err_w, &e, sizeof e);
+    int msg[2] = { step, errno };
+    ssize_t ignored = write(err_w, msg, sizeof msg);
     (void)ignored;
     _exit(127);
 }
 
-/* In the child: new group, no privilege gain through exec (setuid binaries), limits,
- * descriptors, folder, exec. Never returns. */
+/* In the child: new group (the supervisor's, when sandboxed), no privilege gain through exec
+ * (setuid binaries), limits, descriptors, folder, the sandbox, exec. Never returns. */
 static _Noreturn void child_exec(const child_plan *p)
 {
-    setpgid(0, 0);
+    if (!p->sandboxed)
+        setpgid(0, 0);
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
     lower_limit(RLIMIT_NOFILE, NOFILE_LIMIT);
     lower_limit(RLIMIT_CORE, 0);
     lower_limit(RLIMIT_FSIZE, FSIZE_LIMIT);
     if (dup2(p->devnull, 0) < 0 || dup2(p->out_w, 1) < 0 || dup2(p->out_w, 2) < 0)
-        child_fail(p->err_w);
+        child_fail(p->err_w, 1);
     cloexec_from_3();
     if (p->result_fd >= 0 && fcntl(p->result_fd, F_SETFD, 0) < 0)
-        child_fail(p->err_w);
-    if (p->cwd && chdir(p->cwd) < 0)
-        child_fail(p->err_w);
+        child_fail(p->err_w, 1);
+    if (p->cwd && chdir(p->cwd) < 0) /* before the user drops: its parents may be closed */
+        child_fail(p->err_w, 1);
+    if (p->sandboxed && cml_sandbox_enter(p->ruleset_fd, p->caps, p->tool) < 0)
+        child_fail(p->err_w, 2);
     execve(p->argv[0], p->argv, p->envp);
-    child_fail(p->err_w);
+    child_fail(p->err_w, 3);
+}
+
+static void lab_start(void *arg)
+{
+    child_exec(arg);
+}
+
+/* The supervisor: its own group, gone with the grader, holding only what it and the lab need;
+ * then it forks the lab and watches it (sandbox_reaper.c). */
+static _Noreturn void supervisor(child_plan *p)
+{
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    int keep[] = { p->devnull, p->out_w, p->err_w, p->result_fd, p->ruleset_fd, p->report_w };
+    cml_close_all_but(keep, 6);
+    int drop[2] = { p->out_w, p->err_w };
+    cml_reaper_main(lab_start, p, p->deadline, p->mem_cap, p->report_w, drop);
 }
 
 /* Captured output: the first `cap` bytes kept, the rest counted. */
@@ -209,10 +238,25 @@ static void finish(pid_t pid, int out_r, capture *c, int *status)
         ;
 }
 
+/* The supervisor's account of the lab process (none when the backstop had to kill it). */
+static void take_report(int report_r, int *status, cml_proc_result *out)
+{
+    cml_reaper_report rep;
+    fcntl(report_r, F_SETFL, O_NONBLOCK);
+    if (read(report_r, &rep, sizeof rep) != (ssize_t)sizeof rep)
+        return;
+    out->timed_out |= rep.timed_out;
+    out->mem_exceeded = rep.mem_exceeded;
+    out->strays = rep.strays;
+    out->peak_rss = rep.peak_rss;
+    *status = rep.ended ? rep.status : SIGKILL; /* a wait status of "killed by SIGKILL" */
+}
+
 static int start_failed(cml_proc_result *out, const char *what, const char *argv0, int err)
 {
     char msg[512];
-    snprintf(msg, sizeof msg, "could not start %s: %s failed (%s)", argv0, what, strerror(err));
+    snprintf(msg, sizeof msg, "could not start %.200s: %.200s failed (%s)", argv0, what,
+             strerror(err));
     out->output = strdup(msg);
     out->output_len = out->output ? strlen(msg) : 0;
     return -1;
@@ -223,9 +267,12 @@ static int run_child(child_plan *p, int out_r, int err_r, double timeout_s, size
                      cml_proc_result *out)
 {
     double t0 = cml_now();
+    p->deadline = t0 + timeout_s;
     pid_t pid = fork();
     if (pid < 0)
         return start_failed(out, "fork", p->argv[0], errno);
+    if (pid == 0 && p->sandboxed)
+        supervisor(p);
     if (pid == 0)
         child_exec(p);
     setpgid(pid, pid); /* also here, so kill(-pid) works even before the child ran */
@@ -233,22 +280,29 @@ static int run_child(child_plan *p, int out_r, int err_r, double timeout_s, size
     close(p->out_w);
     close(p->err_w);
     p->out_w = p->err_w = -1;
-    int exec_errno = 0, status = 0;
+    int failed[2] = { 0, 0 }, status = 0;
     ssize_t got;
-    while ((got = read(err_r, &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR)
+    while ((got = read(err_r, failed, sizeof failed)) < 0 && errno == EINTR)
         ;
     capture c = { NULL, 0, 0, cap, 0 };
-    if (got == (ssize_t)sizeof exec_errno) {
+    if (got == (ssize_t)sizeof failed) {
+        kill(-pid, SIGKILL);
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
         track(pid, 0);
-        return start_failed(out, "exec", p->argv[0], exec_errno);
+        static const char *const step[] = { "?", "setting up the child", "entering the sandbox",
+                                            "exec" };
+        return start_failed(out, step[failed[0] >= 1 && failed[0] <= 3 ? failed[0] : 0],
+                            p->argv[0], failed[1]);
     }
     out->started = 1;
-    out->timed_out = watch(pid, out_r, t0 + timeout_s, &c);
+    /* sandboxed: the supervisor enforces the deadline; this one only backs it up */
+    out->timed_out = watch(pid, out_r, t0 + timeout_s + (p->sandboxed ? 30 : 0), &c);
     finish(pid, out_r, &c, &status);
     track(pid, 0);
     out->wall_s = cml_now() - t0;
+    if (p->sandboxed)
+        take_report(p->report_r, &status, out);
     out->exited = WIFEXITED(status);
     out->exit_code = out->exited ? WEXITSTATUS(status) : 0;
     out->signaled = WIFSIGNALED(status);
@@ -261,10 +315,10 @@ static int run_child(child_plan *p, int out_r, int err_r, double timeout_s, size
     return 0;
 }
 
-/* Contract in cml.h. Returns 0 when the program started (however it ended), -1 when it
- * could not be started: then out->started is 0 and out->output says why. */
-int cml_run(char *const argv[], char *const extra_env[], const char *cwd, int result_fd,
-            double timeout_s, size_t output_cap, cml_proc_result *out)
+/* cml_run's work, with the sandbox's part of the plan in `extra` (NULL: unconfined). */
+static int run_plan(char *const argv[], char *const extra_env[], const char *cwd, int result_fd,
+                    double timeout_s, size_t output_cap, const child_plan *extra,
+                    cml_proc_result *out)
 {
     memset(out, 0, sizeof *out);
     if (!argv || !argv[0] || (result_fd >= 0 && result_fd <= 2))
@@ -278,7 +332,15 @@ int cml_run(char *const argv[], char *const extra_env[], const char *cwd, int re
     if (!envp || devnull < 0 || pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
         rc = start_failed(out, "setting up pipes", argv[0], envp ? errno : ENOMEM);
     } else {
-        child_plan p = { argv, envp, cwd, devnull, outp[1], errp[1], result_fd };
+        child_plan p = extra ? *extra : (child_plan){ .ruleset_fd = -1, .report_w = -1,
+                                                      .report_r = -1 };
+        p.argv = argv;
+        p.envp = envp;
+        p.cwd = cwd;
+        p.devnull = devnull;
+        p.out_w = outp[1];
+        p.err_w = errp[1];
+        p.result_fd = result_fd;
         rc = run_child(&p, outp[0], errp[0], timeout_s, output_cap, out);
         outp[1] = p.out_w;
         errp[1] = p.err_w;
@@ -293,10 +355,68 @@ int cml_run(char *const argv[], char *const extra_env[], const char *cwd, int re
     return rc;
 }
 
+/* Contract in cml.h. Returns 0 when the program started (however it ended), -1 when it
+ * could not be started: then out->started is 0 and out->output says why. */
+int cml_run(char *const argv[], char *const extra_env[], const char *cwd, int result_fd,
+            double timeout_s, size_t output_cap, cml_proc_result *out)
+{
+    return run_plan(argv, extra_env, cwd, result_fd, timeout_s, output_cap, NULL, out);
+}
+
 /* Free the captured output. */
 void cml_proc_result_free(cml_proc_result *r)
 {
     free(r->output);
     r->output = NULL;
     r->output_len = 0;
+}
+
+/* Contract in cml.h. HOME and TMPDIR point into scratch; the supervisor runs the program. */
+int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *scratch,
+                      const char *tool_root, int result_fd, double timeout_s, size_t output_cap,
+                      cml_proc_result *out)
+{
+    const cml_sandbox_caps *caps = cml_sandbox_caps_get();
+    char home[CML_PATH + 8], tmp[CML_PATH + 8], prog[CML_PATH], why[160] = "";
+    char *env[34];
+    int e = 0;
+    snprintf(home, sizeof home, "HOME=%s", scratch);
+    snprintf(tmp, sizeof tmp, "TMPDIR=%s", scratch);
+    env[e++] = home;
+    env[e++] = tmp;
+    for (int i = 0; extra_env && extra_env[i] && e < 32; i++)
+        env[e++] = extra_env[i];
+    env[e] = NULL;
+    if (!argv || !argv[0] || cml_fmt(prog, sizeof prog, "%s%s%s", argv[0][0] == '/' ? "" :
+                                     scratch, argv[0][0] == '/' ? "" : "/", argv[0]) < 0) {
+        memset(out, 0, sizeof *out);
+        return start_failed(out, "argument check", "(none)", EINVAL);
+    }
+    if (caps->drop_user && chown(scratch, caps->uid, caps->gid) < 0) {
+        memset(out, 0, sizeof *out);
+        return start_failed(out, "handing the scratch folder to the lab's user", prog, errno);
+    }
+    cml_sandbox sb = { scratch, tool_root, 0 };
+    int rs = caps->fs ? cml_sandbox_ruleset(&sb, prog, why, sizeof why) : -1;
+    if (caps->fs && rs < 0) { /* Landlock is there but the policy failed: never run loose */
+        memset(out, 0, sizeof *out);
+        return start_failed(out, why, prog, EPERM);
+    }
+    int rep[2] = { -1, -1 };
+    if (pipe2(rep, O_CLOEXEC) < 0) {
+        memset(out, 0, sizeof *out);
+        if (rs >= 0) close(rs);
+        return start_failed(out, "creating the supervisor's pipe", prog, errno);
+    }
+    child_plan extra = { .sandboxed = 1, .tool = tool_root != NULL, .ruleset_fd = rs,
+                         .report_w = rep[1], .report_r = rep[0], .caps = caps,
+                         .mem_cap = CML_SANDBOX_MEM_DEFAULT };
+    int rc = run_plan(argv, env, scratch, result_fd, timeout_s, output_cap, &extra, out);
+    out->confined = rs >= 0;
+    snprintf(out->unconfined, sizeof out->unconfined, "%.150s", rs >= 0 ? "" : caps->missing);
+    close(rep[0]);
+    close(rep[1]);
+    if (rs >= 0)
+        close(rs);
+    return rc;
 }

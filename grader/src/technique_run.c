@@ -3,6 +3,7 @@
  * in the sandbox with a timeout; whatever the grader's machine cannot do is "not checked". */
 #include "technique.h"
 #include "run.h"
+#include "sandbox.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -107,14 +108,37 @@ static void case_text(const cml_task_spec *t, const char *text, char *buf, size_
     snprintf(buf, len, "%s%s%s", t->id, text[0] ? "," : "", text);
 }
 
-/* Runs argv in the sandbox; fills out->detail with "not checked (...)" and returns -1 when the
- * tool could not run to an end. */
+/* The install folder of a tool: two up from its real path (.../cuda-13.0/bin/ncu). */
+static void tool_root(const char *tool, char *root, size_t len)
+{
+    char *real = realpath(tool, NULL);
+    snprintf(root, len, "%s", real ? real : tool);
+    free(real);
+    for (int up = 0; up < 2; up++) {
+        char *slash = strrchr(root, '/');
+        if (slash && slash != root)
+            *slash = '\0';
+    }
+}
+
+/* Runs argv (the lab binary named "./lab") confined, in a fresh run folder holding a copy of
+ * env->bin; fills out->detail with "not checked (...)" and returns -1 when the tool could not
+ * run to an end. */
 static int run_tool(char *const argv[], const cml_technique_env *env, const char *tool,
                     cml_proc_result *r, cml_tech_result *out)
 {
     double limit = 3 * (env->timeout_s > 0 ? env->timeout_s : 60);
-    char how[300];
-    cml_run(argv, NULL, env->work_dir, -1, limit, TOOL_OUTPUT_CAP, r);
+    char how[300], dir[CML_PATH], root[CML_PATH], err[300];
+    memset(r, 0, sizeof *r);
+    if (cml_sandbox_scratch(env->work_dir, tool, env->bin, dir, sizeof dir, err,
+                            sizeof err) < 0) {
+        out->state = CML_TECH_NOT_CHECKED;
+        snprintf(out->detail, sizeof out->detail, "not checked (%.280s)", err);
+        return -1;
+    }
+    tool_root(argv[0], root, sizeof root);
+    cml_run_sandboxed(argv, NULL, dir, root, -1, limit, TOOL_OUTPUT_CAP, r);
+    cml_rmtree(dir);
     if (r->started && !r->timed_out && !r->signaled)
         return 0;
     cml_proc_describe(r, limit, how, sizeof how);
@@ -177,7 +201,7 @@ static int run_ncu(const char *ncu, const cml_tech_spec *c, const cml_task_spec 
     cml_tech_ncu_forget();
     char *const argv[] = {(char *)ncu, "--clock-control", "none", "--target-processes", "all",
                           "--kernel-name", kernel, "--metrics", metrics, "--csv",
-                          "--print-units", "base", (char *)env->bin, "--seed", seed,
+                          "--print-units", "base", "./lab", "--seed", seed,
                           "--no-output", "--case", (char *)one, NULL};
     last_ncu.rc = run_tool(argv, env, "ncu", &last_ncu.r, out);
     last_ncu.failed = *out;
@@ -249,7 +273,7 @@ void cml_tech_sanitize(const cml_tech_spec *c, const cml_task_spec *t,
         return;
     }
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)env->seed);
-    const char *head[] = {cs, "--tool", c->pattern, "--error-exitcode", "99", env->bin,
+    const char *head[] = {cs, "--tool", c->pattern, "--error-exitcode", "99", "./lab",
                           "--seed", seed, "--no-output"};
     for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
         argv[a++] = (char *)head[i];

@@ -1,0 +1,90 @@
+/* The sandbox around every process that runs student code (the lab binary, alone or under ncu
+ * or compute-sanitizer): what it may read, write and execute (Landlock), whom it may signal,
+ * which user it runs as, and the supervisor that leaves no descendant alive after its task and
+ * caps the tree's resident memory. docs/ARCHITECTURE.md, "The sandbox", says why each piece. */
+#ifndef CML_SANDBOX_H
+#define CML_SANDBOX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "cml.h"
+
+#define CML_SANDBOX_MEM_DEFAULT (24ull << 30) /* resident bytes of one task's process tree */
+
+/* One confined run. */
+typedef struct {
+    const char *scratch;   /* a fresh folder: the only place it may write; its working folder */
+    const char *tool_root; /* NULL, or the install folder of the tool it runs under (ncu,
+                              compute-sanitizer): readable and executable, its ports open */
+    uint64_t mem_cap;      /* resident bytes for the whole process tree; 0: the default */
+} cml_sandbox;
+
+/* What this machine enforces, found once (cml_sandbox_caps). */
+typedef struct {
+    int landlock_abi;      /* 0: no Landlock (kernel too old or turned off) */
+    int fs;                /* reads, writes and execution limited to the policy */
+    int scope_signal;      /* signals to processes outside the task refused (ABI >= 6) */
+    int net;               /* TCP bind/connect refused (ABI >= 4) */
+    int drop_user;         /* the grader is root: the lab runs as an unprivileged user */
+    uid_t uid;
+    gid_t gid;
+    int subreaper;         /* orphaned descendants come back to the supervisor and are killed */
+    int disabled;          /* CML_SANDBOX=off: the grader was told not to confine (tests only) */
+    char missing[256];     /* the protections this machine lacks, "" when none */
+} cml_sandbox_caps;
+
+/* The machine's capabilities (probed on the first call, then cached). Thread-safe after the
+ * first call; call it once from the main thread before starting workers. */
+const cml_sandbox_caps *cml_sandbox_caps_get(void);
+
+/* Folders no confined process may read, whatever else is allowed: the repository (reference
+ * builds, solutions, the build cache, specs), the output folder, the submission. Copied. */
+void cml_sandbox_protect(const char *const *paths, int n);
+
+/* A fresh run folder <parent>/<name>-XXXXXX holding a copy of `bin` as `lab` (executable):
+ * every confined run starts in one, so it sees no other run's files and needs no path into the
+ * grader's folders (an unprivileged user could not follow one). Its path into dir; 0, or -1
+ * with a message in err. Remove it with cml_rmtree when done. */
+int cml_sandbox_scratch(const char *parent, const char *name, const char *bin, char *dir,
+                        size_t len, char *err, size_t errlen);
+
+/* Print what this machine enforces, one line per protection ("cml-grade doctor"). */
+void cml_sandbox_describe(FILE *f);
+
+/* ---- for run.c ---- */
+
+/* A Landlock ruleset for a run of `bin` confined by sb (its fd; -1 when Landlock is missing or
+ * the ruleset could not be built: then *why says so). The child adds its own /proc/<pid> and
+ * restricts itself with cml_sandbox_enter(). */
+int cml_sandbox_ruleset(const cml_sandbox *sb, const char *bin, char *why, size_t whylen);
+
+/* In the child, after fork (async-signal-safe): no new privileges, the unprivileged user when
+ * root, the Landlock domain (ruleset_fd, or none when -1). 0 on success, -1 with errno. */
+int cml_sandbox_enter(int ruleset_fd, const cml_sandbox_caps *caps, int tool);
+
+/* ---- the supervisor (sandbox_reaper.c): between the grader and the lab process ---- */
+
+/* What the supervisor reports about the lab process it ran. */
+typedef struct {
+    int status;            /* the lab process's wait status */
+    int ended;             /* it ended (status valid) */
+    int timed_out;         /* killed at the deadline */
+    int mem_exceeded;      /* killed because the tree passed its resident-memory cap */
+    int strays;            /* descendants still alive after the lab process ended, killed */
+    uint64_t peak_rss;     /* the tree's largest resident size seen, bytes */
+} cml_reaper_report;
+
+/* In the supervisor (a forked child of the grader; async-signal-safe only): become a child
+ * subreaper, fork the lab process (which calls start(arg) and never returns), wait for it until
+ * `deadline` (cml_now() seconds), watch the tree's resident memory against mem_cap, then kill
+ * every descendant and write a cml_reaper_report to report_fd. The caller closes, after the
+ * fork, what only the lab process needs: pass those in `drop`, -1 for none. Never returns. */
+_Noreturn void cml_reaper_main(void (*start)(void *), void *arg, double deadline,
+                               uint64_t mem_cap, int report_fd, const int drop[2]);
+
+/* Close every descriptor from 3 up but those in keep[0..n-1] (async-signal-safe). */
+void cml_close_all_but(const int *keep, int n);
+
+#endif /* CML_SANDBOX_H */

@@ -1,0 +1,114 @@
+/* What the sandbox can enforce on this machine: found once, printed by `cml-grade doctor`,
+ * written into every record, so that a grade says which protection it was made without. */
+#include "sandbox.h"
+#include "sandbox_landlock.h"
+#include "stage.h"
+#include "util.h"
+
+#include <pthread.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#define NOBODY_ID 65534 /* the usual id of "nobody" where the name is missing */
+
+static cml_sandbox_caps caps, off; /* this machine's; and what CML_SANDBOX=off leaves */
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void add_missing(cml_sandbox_caps *c, const char *what)
+{
+    size_t used = strlen(c->missing);
+    snprintf(c->missing + used, sizeof c->missing - used, "%s%s", used ? "; " : "", what);
+}
+
+static void probe(void)
+{
+    caps.landlock_abi = cml_ll_abi();
+    caps.fs = caps.landlock_abi >= 1;
+    caps.net = caps.landlock_abi >= 4;
+    caps.scope_signal = caps.landlock_abi >= 6;
+    int sub = 0;
+    caps.subreaper = prctl(PR_GET_CHILD_SUBREAPER, &sub, 0, 0, 0) == 0;
+    caps.drop_user = geteuid() == 0;
+    if (caps.drop_user) {
+        struct passwd *pw = getpwnam("nobody");
+        caps.uid = pw ? pw->pw_uid : NOBODY_ID;
+        caps.gid = pw ? pw->pw_gid : NOBODY_ID;
+    }
+    off.disabled = 1;
+    off.subreaper = caps.subreaper;
+    add_missing(&off, "sandbox turned off (CML_SANDBOX=off): labs ran unconfined");
+    if (!caps.fs)
+        add_missing(&caps, "no Landlock in this kernel: file reads, writes and exec not confined");
+    else if (!caps.scope_signal)
+        add_missing(&caps, "Landlock ABI < 6: signals outside the task not refused");
+    if (caps.fs && !caps.net)
+        add_missing(&caps, "Landlock ABI < 4: TCP not refused");
+    if (!caps.subreaper)
+        add_missing(&caps, "no child subreaper: descendants that leave the process group may survive");
+}
+
+/* Contract in sandbox.h. CML_SANDBOX=off is read on every call (tests turn it on and off). */
+const cml_sandbox_caps *cml_sandbox_caps_get(void)
+{
+    pthread_once(&once, probe);
+    const char *mode = getenv("CML_SANDBOX");
+    return mode && strcmp(mode, "off") == 0 ? &off : &caps;
+}
+
+/* Contract in sandbox.h. */
+void cml_sandbox_describe(FILE *f)
+{
+    const cml_sandbox_caps *c = cml_sandbox_caps_get();
+    fprintf(f, "Sandbox for processes that run student code (lab binaries, also under ncu and "
+            "compute-sanitizer):\n");
+    if (c->disabled)
+        fprintf(f, "  OFF      CML_SANDBOX=off is set: nothing below is enforced\n");
+    fprintf(f, "  %-8s Landlock ABI %d: writes only to the run's scratch folder, reads only "
+            "system folders and its own binary, executes only its own binary\n",
+            c->fs ? "yes" : "MISSING", c->landlock_abi);
+    fprintf(f, "  %-8s signals to processes outside the task refused (Landlock scope, ABI 6)\n",
+            c->scope_signal ? "yes" : "MISSING");
+    fprintf(f, "  %-8s TCP bind and connect refused (Landlock, ABI 4)\n",
+            c->net ? "yes" : "MISSING");
+    fprintf(f, "  %-8s every descendant killed when the task ends (supervisor is a child "
+            "subreaper)\n", c->subreaper ? "yes" : "MISSING");
+    fprintf(f, "  %-8s resident memory of the task's processes capped (watchdog, default "
+            "%llu GiB)\n", "yes", (unsigned long long)(CML_SANDBOX_MEM_DEFAULT >> 30));
+    if (c->drop_user)
+        fprintf(f, "  %-8s the grader is root: labs run as uid %d, gid %d\n", "yes",
+                (int)c->uid, (int)c->gid);
+    else
+        fprintf(f, "  %-8s the grader is not root: labs run as its user (uid %d)\n", "n/a",
+                (int)geteuid());
+    fprintf(f, "  %-8s no new privileges (setuid programs cannot raise them)\n", "yes");
+    fprintf(f, c->missing[0] ? "Missing: %s\n" : "Every protection is enforced here.\n",
+            c->missing);
+}
+
+#define LAB_BIN_MAX ((size_t)1 << 30) /* a lab binary with its fat binary: a few MiB */
+
+/* Contract in sandbox.h. */
+int cml_sandbox_scratch(const char *parent, const char *name, const char *bin, char *dir,
+                        size_t len, char *err, size_t errlen)
+{
+    char lab[CML_PATH];
+    if (cml_mkdirs(parent) < 0 || cml_fmt(dir, len, "%s/%s-XXXXXX", parent, name) < 0 ||
+        !mkdtemp(dir)) {
+        snprintf(err, errlen, "grader error: cannot create a run folder under %.900s: choose "
+                 "a writable --out", parent);
+        return -1;
+    }
+    if (!bin)
+        return 0;
+    if (cml_fmt(lab, sizeof lab, "%s/lab", dir) < 0 ||
+        cml_copy_file(bin, lab, LAB_BIN_MAX, err, errlen) < 0 || chmod(lab, 0755) < 0) {
+        cml_rmtree(dir);
+        return -1;
+    }
+    return 0;
+}

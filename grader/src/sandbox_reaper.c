@@ -1,0 +1,233 @@
+/* The supervisor between the grader and a lab process. It is a child subreaper, so every
+ * descendant the lab leaves behind (a double fork, a setsid daemon) is reparented to it rather
+ * than to init, and it kills them all before it reports: nothing outlives its task. It also
+ * enforces the deadline and sums the tree's resident memory against a cap. It is a forked
+ * child of a threaded program that never execs, so it uses system calls only: no malloc, no
+ * stdio, /proc read with getdents64 into stack buffers. */
+#include "sandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_PROCS 8192 /* processes looked at per /proc scan */
+#define WATCH_MS 50    /* resident memory checked this often */
+
+struct dirent64_raw {
+    uint64_t ino;
+    int64_t off;
+    unsigned short reclen;
+    unsigned char type;
+    char name[];
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static long parse_long(const char *s)
+{
+    long v = 0;
+    while (*s >= '0' && *s <= '9')
+        v = v * 10 + (*s++ - '0');
+    return v;
+}
+
+/* The first `len - 1` bytes of /proc/<pid>/<what>, NUL-terminated; -1 when unreadable. */
+static int read_proc(int pid, const char *what, char *buf, size_t len)
+{
+    char path[64] = "/proc/", digits[16];
+    int n = 0, p = pid;
+    do { digits[n++] = (char)('0' + p % 10); p /= 10; } while (p && n < 15);
+    size_t o = strlen(path);
+    while (n > 0) path[o++] = digits[--n];
+    path[o++] = '/';
+    for (const char *w = what; *w && o < sizeof path - 1; w++) path[o++] = *w;
+    path[o] = '\0';
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t got = read(fd, buf, len - 1);
+    close(fd);
+    if (got <= 0)
+        return -1;
+    buf[got] = '\0';
+    return 0;
+}
+
+/* Every process's pid and parent pid (n of them). */
+static int scan(int *pid, int *ppid)
+{
+    char buf[8192], stat[512];
+    int fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), n = 0;
+    if (fd < 0)
+        return 0;
+    long got;
+    while (n < MAX_PROCS && (got = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0) {
+        for (long off = 0; off < got && n < MAX_PROCS;) {
+            struct dirent64_raw *e = (struct dirent64_raw *)(buf + off);
+            off += e->reclen;
+            if (e->name[0] < '1' || e->name[0] > '9')
+                continue;
+            int p = (int)parse_long(e->name);
+            if (read_proc(p, "stat", stat, sizeof stat) < 0)
+                continue;
+            char *close_paren = strrchr(stat, ')'); /* the name may hold spaces and ')' */
+            if (!close_paren || strlen(close_paren) < 5)
+                continue;
+            pid[n] = p;
+            ppid[n++] = (int)parse_long(close_paren + 4); /* ") S 1234" */
+        }
+    }
+    close(fd);
+    return n;
+}
+
+/* Whether process i of the scan descends from `self`. */
+static int descends(int i, int self, const int *pid, const int *ppid, int n)
+{
+    for (int depth = 0, p = ppid[i]; depth < 64 && p > 1; depth++) {
+        if (p == self)
+            return 1;
+        int j = 0;
+        while (j < n && pid[j] != p) j++;
+        if (j == n)
+            return 0;
+        p = ppid[j];
+    }
+    return 0;
+}
+
+/* Resident bytes of every descendant of self. */
+static uint64_t tree_rss(int self)
+{
+    static int pid[MAX_PROCS], ppid[MAX_PROCS]; /* the supervisor is single-threaded */
+    char statm[128];
+    int n = scan(pid, ppid);
+    uint64_t pages = 0;
+    for (int i = 0; i < n; i++)
+        if (descends(i, self, pid, ppid, n) && read_proc(pid[i], "statm", statm, sizeof statm) == 0) {
+            const char *s = statm;
+            while (*s && *s != ' ') s++;
+            pages += (uint64_t)parse_long(s + (*s == ' '));
+        }
+    return pages * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* SIGKILL every child of self; how many. Orphans of the killed come back as new children. */
+static int kill_children(int self)
+{
+    static int pid[MAX_PROCS], ppid[MAX_PROCS];
+    int n = scan(pid, ppid), killed = 0;
+    for (int i = 0; i < n; i++)
+        if (ppid[i] == self && kill(pid[i], SIGKILL) == 0)
+            killed++;
+    return killed;
+}
+
+/* Kill and reap until no child is left. Counts the distinct strays beside `lab`. */
+static void reap_all(int self, pid_t lab, int *lab_status, int *lab_ended, int *strays)
+{
+    for (;;) {
+        int st, killed = kill_children(self);
+        pid_t got = waitpid(-1, &st, WNOHANG | __WALL);
+        if (got < 0 && errno == ECHILD)
+            return;
+        if (got == lab && !*lab_ended) {
+            *lab_status = st;
+            *lab_ended = 1;
+        } else if (got > 0) {
+            (*strays)++;
+        }
+        if (got == 0 && killed == 0) {
+            struct timespec ms = { 0, 1000000 };
+            nanosleep(&ms, NULL);
+        }
+    }
+}
+
+/* Contract in sandbox.h. */
+_Noreturn void cml_reaper_main(void (*start)(void *), void *arg, double deadline,
+                               uint64_t mem_cap, int report_fd, const int drop[2])
+{
+    cml_reaper_report rep;
+    memset(&rep, 0, sizeof rep);
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    int self = (int)getpid();
+    pid_t lab = fork();
+    if (lab == 0)
+        start(arg);
+    for (int i = 0; i < 2; i++) /* the lab's ends of the grader's pipes: EOF follows its exit */
+        if (drop[i] >= 0)
+            close(drop[i]);
+    int pidfd = lab > 0 ? (int)syscall(SYS_pidfd_open, lab, 0) : -1;
+    double next_watch = 0;
+    while (lab > 0 && !rep.ended) {
+        int st;
+        pid_t got = waitpid(lab, &st, WNOHANG);
+        if (got == lab) {
+            rep.status = st;
+            rep.ended = 1;
+            break;
+        }
+        double t = now_s();
+        if (t >= deadline) {
+            rep.timed_out = 1;
+            break;
+        }
+        if (t >= next_watch) {
+            uint64_t rss = tree_rss(self);
+            rep.peak_rss = rss > rep.peak_rss ? rss : rep.peak_rss;
+            if (mem_cap && rss > mem_cap) {
+                rep.mem_exceeded = 1;
+                break;
+            }
+            next_watch = t + WATCH_MS * 1e-3;
+        }
+        double wait_ms = (deadline - t) * 1e3;
+        struct pollfd p = { pidfd, POLLIN, 0 };
+        poll(&p, pidfd >= 0 ? 1 : 0, wait_ms < WATCH_MS ? (int)wait_ms + 1 : WATCH_MS);
+    }
+    int strays = 0;
+    reap_all(self, lab, &rep.status, &rep.ended, &strays);
+    rep.strays = strays;
+    if (rep.timed_out || rep.mem_exceeded)
+        rep.ended = 0; /* killed by us: the status says SIGKILL, the flags say why */
+    ssize_t w = write(report_fd, &rep, sizeof rep);
+    (void)w;
+    _exit(lab > 0 ? 0 : 1);
+}
+
+/* Contract in sandbox.h. close_range over the gaps between the kept descriptors; a loop of
+ * close() on kernels without it. */
+void cml_close_all_but(const int *keep, int n)
+{
+    int sorted[16], m = 0;
+    for (int i = 0; i < n && m < 16; i++)
+        if (keep[i] >= 3)
+            sorted[m++] = keep[i];
+    for (int i = 1; i < m; i++) /* insertion sort: a handful of descriptors */
+        for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+            int t = sorted[j]; sorted[j] = sorted[j - 1]; sorted[j - 1] = t;
+        }
+    unsigned from = 3;
+    for (int i = 0; i <= m; i++) {
+        unsigned to = i < m ? (unsigned)sorted[i] - 1 : ~0u;
+        if (to >= from && syscall(SYS_close_range, from, to, 0) < 0)
+            for (unsigned fd = from; fd <= to && fd < 65536; fd++)
+                close((int)fd);
+        if (i < m)
+            from = (unsigned)sorted[i] + 1;
+    }
+}
