@@ -4,15 +4,23 @@
  *   FAKE_MODE  right wrong nan nothing short todo crash hang flood exit3 slow slowonce
  *              slowthenwrong cudaerror
  *              (default right; cudaerror: an error record, then exit 1 as the harness does)
+ *              Forgeries, each after right outputs (results are claims, tests/test_claims.c):
+ *              afterdone (a case record after done), twodone, kout (a case record for a k
+ *              nobody asked for), othertask, dupcase, timeuntimed (a time record for every
+ *              case), malformed (a line that does not parse), hugebytes (bytes=10^15 in time
+ *              records: not a forgery the grader needs, it counts bytes itself), stdoutforge
+ *              (forged records on stdout, which is not the result channel)
  *   FAKE_TASK  the task that misbehaves (default: every task)
  *   FAKE_CHECKS  "1.1=copy,1.2=transpose,2.1=gather" (default: rows/cols -> transpose,
  *              offset/stride -> gather, else copy)
  *   FAKE_REF_MS  the time every case reports (default 2); `slow` reports 3 times that
  *   mode `slowonce`: slow (like `slow`) except in the grader's second measurement (a run
  *              folder named *-again-*), a noisy first measurement; `slowthenwrong`: the same,
- *              but `wrong` in the second measurement (fast only when wrong)
- * A run with --no-output (how the grader runs the reference) always behaves. With no --case it
- * acts as the probe: hello, device, done. */
+ *              but `wrong` in the second measurement (fast only when wrong); `slowthenforge`:
+ *              the same, but `dupcase` in the second measurement
+ *   FAKE_REF_MODE  the mode of a --no-output run (the reference), default right
+ * A run with --no-output (how the grader runs the reference) behaves unless FAKE_REF_MODE
+ * says otherwise. With no --case it acts as the probe: hello, device, done. */
 #include <math.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -160,8 +168,10 @@ static int slow_now(const char *mode)
 static void run_case(int k, int ncases, const fake_case *c, uint64_t seed, const char *dir,
                      const char *mode, double ref_ms)
 {
-    if (strcmp(mode, "slowthenwrong") == 0) /* slowonce, then fast with a wrong output */
-        mode = second_measurement() ? "wrong" : "slowonce";
+    if (strcmp(mode, "slowthenwrong") == 0 || strcmp(mode, "slowthenforge") == 0) {
+        int again = second_measurement(); /* slowonce, then fast and wrong or forged */
+        mode = !again ? "slowonce" : strcmp(mode, "slowthenwrong") == 0 ? "wrong" : "dupcase";
+    }
     stop_if_told(mode, k, ncases);
     if (strcmp(mode, "cudaerror") == 0)
         cuda_error_exit(k, c->task);
@@ -175,20 +185,41 @@ static void run_case(int k, int ncases, const fake_case *c, uint64_t seed, const
         record("case k=%d task=%s status=error msg=cannot write the output file", k, c->task);
         return;
     }
-    record("case k=%d task=%s status=ok elems=%llu elem_bytes=4 file=case%d.bin", k, c->task,
-           (unsigned long long)n, k);
-    if (c->timed) {
+    const char *task = strcmp(mode, "othertask") == 0 ? "9.9" : c->task;
+    for (int i = 0; i < 1 + (strcmp(mode, "dupcase") == 0); i++)
+        record("case k=%d task=%s status=ok elems=%llu elem_bytes=4 file=case%d.bin", k, task,
+               (unsigned long long)n, k);
+    if (strcmp(mode, "kout") == 0)
+        record("case k=%d task=%s status=ok elems=1 elem_bytes=4 file=case%d.bin", ncases,
+               c->task, ncases);
+    if (strcmp(mode, "malformed") == 0)
+        record("case k=%d task=%s status", k, c->task);
+    if (strcmp(mode, "stdoutforge") == 0)
+        printf("case k=%d task=%s status=ok\ndone\ndone\n", ncases, c->task);
+    if (c->timed || strcmp(mode, "timeuntimed") == 0) {
         double ms = slow_now(mode) ? 3 * ref_ms : ref_ms;
+        uint64_t bytes = strcmp(mode, "hugebytes") == 0 ? 1000000000000000ull : 2 * n * 4;
         record("time k=%d task=%s ms=%.4f host_ms=%.4f reps=15 spread=0.001 bytes=%llu", k,
-               c->task, ms, ms, (unsigned long long)(2 * n * 4));
+               c->task, ms, ms, (unsigned long long)bytes);
     }
+}
+
+/* What a run whose task is in mode `mode` writes after `done`. */
+static void after_done(const char *mode, const char *task)
+{
+    if (strcmp(mode, "afterdone") == 0)
+        record("case k=0 task=%s status=ok elems=1 elem_bytes=4 file=case0.bin", task);
+    if (strcmp(mode, "twodone") == 0)
+        record("done");
 }
 
 /* The mode for task `task`: FAKE_MODE when FAKE_TASK names it (or is unset), else right. */
 static const char *mode_for(const char *task, int reference)
 {
     const char *mode = getenv("FAKE_MODE"), *which = getenv("FAKE_TASK");
-    if (reference || !mode || (which && *which && strcmp(which, task) != 0))
+    if (reference)
+        return getenv("FAKE_REF_MODE") ? getenv("FAKE_REF_MODE") : "right";
+    if (!mode || (which && *which && strcmp(which, task) != 0))
         return "right";
     return mode;
 }
@@ -234,6 +265,11 @@ int main(int argc, char **argv)
         run_case(k, ncases, &c, seed, no_output ? NULL : dir, mode, ms_env ? atof(ms_env) : 2.0);
     }
     record("done");
+    if (ncases) {
+        fake_case c;
+        parse_case(cases[0], &c);
+        after_done(mode_for(c.task, no_output), c.task);
+    }
     printf("fake lab: %d case(s)\n", ncases);
     return 0;
 }

@@ -72,6 +72,7 @@ void fake_root_make(const char *dir, double timeout1_s, double timeout2_s)
     unsetenv("CML_FAKE_GPU");
     unsetenv("FAKE_MODE");
     unsetenv("FAKE_TASK");
+    unsetenv("FAKE_REF_MODE");
 }
 
 /* Contract in helpers.h. */

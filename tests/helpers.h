@@ -42,7 +42,8 @@ const test_summary_line *test_summary_find(const test_summary_line *lines, int n
  * grader/specs, common/, labs/, solutions/, and bin/nvcc, a fake nvcc that "compiles" by copying
  * $FAKE_LAB_BIN to its -o path (noting it in $FAKE_NVCC_LOG when set) and fails on a source
  * containing BROKEN. Lab timeouts in seconds.
- * Sets NVCC and FAKE_LAB_BIN in the environment and unsets CML_FAKE_GPU and FAKE_*. */
+ * Sets NVCC and FAKE_LAB_BIN in the environment and unsets CML_FAKE_GPU, FAKE_MODE, FAKE_TASK
+ * and FAKE_REF_MODE. */
 void fake_root_make(const char *dir, double timeout1_s, double timeout2_s);
 
 /* Load the fake root's two specs into specs[0..1]; aborts the test on a spec error. */

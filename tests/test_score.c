@@ -27,11 +27,13 @@ static void setup(void)
     memset(&student, 0, sizeof student);
     memset(&ref, 0, sizeof ref);
     strcpy(spec.id, "1.1");
+    strcpy(spec.check, "copy"); /* the grader counts bytes from the check and the case */
     spec.points = 6, spec.perf_points = 4, spec.full_ratio = 1.15, spec.zero_ratio = 2.5;
     spec.ncases = 3;
     strcpy(spec.cases[0].text, "n=1000");
     strcpy(spec.cases[1].text, "n=4097");
     strcpy(spec.cases[2].text, "n=67108864");
+    spec.cases[0].n = 1000, spec.cases[1].n = 4097, spec.cases[2].n = 67108864;
     spec.cases[2].timed = 1;
     r.spec = &spec;
     for (int i = 0; i < 3; i++)
@@ -185,6 +187,18 @@ START_TEST(bandwidth_and_copy_fraction_come_from_the_first_timed_case)
 }
 END_TEST
 
+/* The lab's bytes= is a claim: a GB/s figure from it would be whatever the student wrote. */
+START_TEST(bandwidth_ignores_the_bytes_the_lab_claims)
+{
+    pass_cases(3);
+    student.cases[2].bytes = 1000000000000000ull; /* 10^15: 10^6 GB/s if believed */
+    cml_score_task(&r, &student, &ref);
+    ck_assert_double_eq_tol(r.gbps, 536.870912, 1e-9);
+    ck_assert_int_eq(r.implausible, 0);
+    ck_assert_str_eq(r.status, "passed");
+}
+END_TEST
+
 START_TEST(implausible_bandwidth_gets_no_perf_points)
 {
     pass_cases(3);
@@ -321,6 +335,7 @@ Suite *score_suite(void)
     tcase_add_test(task, no_reference_run_at_all_gives_full_perf_points);
     tcase_add_test(task, missing_student_time_gives_no_perf_points);
     tcase_add_test(task, bandwidth_and_copy_fraction_come_from_the_first_timed_case);
+    tcase_add_test(task, bandwidth_ignores_the_bytes_the_lab_claims);
     tcase_add_test(task, implausible_bandwidth_gets_no_perf_points);
     tcase_add_test(task, todo_record_makes_the_status_todo);
     tcase_add_test(task, error_record_makes_the_status_error);

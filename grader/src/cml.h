@@ -98,7 +98,17 @@ typedef struct {
     char todos[CML_MAX_TASKS][256];   /* "1.1: write the coalesced copy kernel" */
     int nnotes;
     char notes[64][256];
+    int tampered;              /* a record no honest harness writes (records_claims.c) */
+    char tamper[320];          /* the first one: "wrote a 'case' record after 'done' (line 14)" */
 } cml_run_record;
+
+/* What the grader asked one run of a lab binary for: the task and `time` flag of each
+ * --case, in order. Records about anything else are forged. */
+typedef struct {
+    int n;
+    char task[CML_MAX_CASES][16];
+    int timed[CML_MAX_CASES];
+} cml_run_asked;
 
 /* ---- how a process ended (filled by the sandbox, run.c) ---- */
 typedef struct {
@@ -153,7 +163,7 @@ typedef struct {
     double correctness_score, perf_score, technique_score, score, max_score;
     cml_tech_result tech[CML_MAX_TECH]; /* one per spec->tech, filled by technique.c */
     char status[32];            /* passed slow technique wrong todo error crash timeout
-                                   build-error no-gpu */
+                                   tampered build-error no-gpu */
     char detail[1024];          /* one line for the report (reason of the first failure) */
     size_t output_len;          /* the task's run: stdout+stderr bytes kept (at most the cap) */
     size_t output_dropped;      /* and bytes beyond the cap, drained and discarded */
@@ -201,17 +211,41 @@ const cml_task_spec *cml_spec_task(const cml_lab_spec *s, const char *id);
  * Unknown record types and malformed lines are skipped (counted in *bad_lines if non-NULL). */
 int cml_records_parse(const char *text, size_t len, cml_run_record *out, int *bad_lines);
 
+/* records_claims.c: parse a run's result file as what it is, claims by the student's process.
+ * Only records before the first `done` count. out->tampered is set, with what was seen in
+ * out->tamper, for any record after `done`, a `case` or `time` record for a k or task the
+ * grader did not ask for, a second one for the same k, a `time` record for a case not asked
+ * to be timed or not `status=ok`, and a malformed line after `hello` (the harness writes none;
+ * `todo` and `note` lines carry the student's own text and are only skipped). Returns 0. */
+int cml_records_parse_claims(const char *text, size_t len, const cml_run_asked *asked,
+                             cml_run_record *out);
+
 /* verify.c: regenerate the inputs from the seed, compute the expected output of task `t`'s
  * case `c` on the CPU and compare it with the file the lab wrote. Fills v; returns v->passed. */
 int cml_verify_case(const cml_task_spec *t, const cml_case_spec *c, uint64_t seed,
                     const char *out_file, const cml_case_record *rec, cml_case_verdict *v);
 
+/* The status of a task whose run wrote forged records: scored 0 in every part. */
+#define CML_STATUS_TAMPERED "tampered"
+
+/* verify_checks.c: the bytes case c of task t must move (read + written, or over the host
+ * link), by the grader's own count from the task's check and the case's parameters; the
+ * lab's `bytes=` claim is never used. 0 for an unknown check or a case it cannot size. */
+uint64_t cml_case_bytes(const cml_task_spec *t, const cml_case_spec *c);
+
 /* score.c: points from the verdicts and the times (student run, reference run). */
 double cml_perf_fraction(double ratio, double full_ratio, double zero_ratio);
 /* Fills r's scores, status and detail from r->cases (already verified) and the `time` records of
- * both runs: ratio = geometric mean over the timed cases of student ms / reference ms. */
+ * both runs: ratio = geometric mean over the timed cases of student ms / reference ms. A
+ * tampered student run makes the task `tampered`, scored 0 (cml_task_tampered). */
 void cml_score_task(cml_task_result *r, const cml_run_record *student,
                     const cml_run_record *reference);
+/* Marks r tampered by the forged record of run: status, detail, every score 0. */
+void cml_task_tampered(cml_task_result *r, const cml_run_record *run);
+/* The hint a report shows for r: where it points (the lecture note) and what it says; for a
+ * tampered task, what the grader verifies instead of the spec's hint. *text may be "". */
+void cml_task_hint(const cml_task_result *r, const char *note, const char **where,
+                   const char **text);
 
 /* report_term.c / report_json.c: the outputs. Colour only when `color` is set (a terminal). */
 void cml_report_terminal(FILE *f, const cml_grading *g, int color);

@@ -59,6 +59,12 @@ static void run_lab(const char *bin, const cml_lab_spec *spec, const case_list *
         argv[a++] = cases[i];
     }
     argv[a] = NULL;
+    cml_run_asked asked = { .n = cl->n }; /* every record is checked against what was asked */
+    for (int i = 0; i < cl->n; i++) {
+        const cml_task_spec *t = &spec->tasks[cl->task[i]];
+        snprintf(asked.task[i], sizeof asked.task[i], "%s", t->id);
+        asked.timed[i] = t->cases[cl->tcase[i]].timed;
+    }
     int fd = cml_result_fd_open();
     cml_run_sandboxed(argv, NULL, dir ? dir : scratch, NULL, fd, spec->timeout_s > 0
                       ? spec->timeout_s : 60, CML_RUN_OUTPUT_CAP, &lr->proc);
@@ -67,7 +73,7 @@ static void run_lab(const char *bin, const cml_lab_spec *spec, const case_list *
     if (fd >= 0)
         close(fd);
     if (text)
-        cml_records_parse(text, len, &lr->rec, NULL);
+        cml_records_parse_claims(text, len, &asked, &lr->rec);
     free(text);
     if (!dir)
         cml_rmtree(scratch);
@@ -149,7 +155,11 @@ static void reference_runs(const cml_lab_spec *spec, const char *ref_bin, const 
                     cml_now() - t_run);
         if (start == 0)
             out->ref_run = lr->rec;
-        spread(&lr->rec, &chunk, per_task);
+        if (lr->rec.tampered && o->progress) /* cannot happen with the real solution */
+            fprintf(o->progress, "[%s] warning: the reference solution's run was tampered (it "
+                    "%s): its timings are not used\n", spec->lab, lr->rec.tamper);
+        if (!lr->rec.tampered)
+            spread(&lr->rec, &chunk, per_task);
         if (!lr->rec.done && o->progress) {
             char how[300];
             unfinished_how(lr, spec->timeout_s, how, sizeof how);
@@ -233,8 +243,13 @@ static void confirm_slow(const cml_lab_spec *spec, int ti, const char *bin, cons
         fprintf(o->progress, "[%s] task %s: %.2fx the reference: measuring both again\n",
                 spec->lab, t->id, r->ratio);
     run_lab(ref_bin, spec, &cl, NULL, o, &lr[0]);
-    spread(&lr[0].rec, &cl, ref);
+    if (!lr[0].rec.tampered)
+        spread(&lr[0].rec, &cl, ref);
     run_lab(bin, spec, &cl, dir, o, &lr[1]);
+    if (lr[1].rec.tampered) { /* the second run is a claim too */
+        cml_task_tampered(r, &lr[1].rec);
+        goto done;
+    }
     *stu = *student;
     int wrong = 0; /* the second run's outputs are verified too: its time counts only if right */
     for (int j = 0; j < cl.n; j++) { /* the student record holds the task's cases in spec order */
@@ -261,6 +276,7 @@ static void confirm_slow(const cml_lab_spec *spec, int ti, const char *bin, cons
     else
         snprintf(r->detail + used, sizeof r->detail - used, "; measured twice, %.2fx then "
                  "%.2fx: the better counts", first, again->ratio);
+done:
     cml_proc_result_free(&lr[0].proc);
     cml_proc_result_free(&lr[1].proc);
     if (!o->keep)
@@ -310,7 +326,7 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
     cml_score_task(r, &lr->rec, ref);
     if (ref_bin && r->timed && lr->rec.done && strcmp(r->status, "slow") == 0)
         confirm_slow(spec, ti, bin, ref_bin, &lr->rec, o, r);
-    if (!lr->rec.done && !cut_short)
+    if (!lr->rec.done && !cut_short && !lr->rec.tampered)
         note_ending(lr, spec->timeout_s, r);
     cml_technique_env te = { o->student_dir, bin, o->cc, o->seed, o->work_dir, spec->timeout_s };
     const double t_tech = cml_now();

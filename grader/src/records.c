@@ -90,15 +90,19 @@ int rec_double(const rec_span *s, double *out)
     return 0;
 }
 
-/* Splits a line into its type and key=value fields; `msg=` takes the rest of the line.
- * -1 when a field has no '=' or there are too many. */
-static int split_line(const char *p, size_t len, rec_line *l)
+/* Splits a line into its type and key=value fields; `msg=` takes the rest of the line. The
+ * type is set even when the fields are not. -1 when a field has no '=', there are too many,
+ * or the line is longer than MAX_LINE. */
+int rec_split(const rec_span *line, rec_line *l)
 {
-    size_t i = 0;
+    const char *p = line->p;
+    size_t i = 0, len = line->len;
     memset(l, 0, sizeof *l);
     while (i < len && p[i] != ' ')
         i++;
     l->type = (rec_span){p, i};
+    if (len > MAX_LINE)
+        return -1;
     while (i < len) {
         while (i < len && p[i] == ' ')
             i++;
@@ -119,15 +123,20 @@ static int split_line(const char *p, size_t len, rec_line *l)
     return 0;
 }
 
-/* Parses one line (without its newline); 0 when accepted, -1 when skipped. */
-static int parse_line(const char *p, size_t len, cml_run_record *out)
+/* The line of text that starts at *pos, without its newline and a final '\r', into *line;
+ * moves *pos past it. 0 when no line is left. */
+int rec_next_line(const char *text, size_t len, size_t *pos, rec_span *line)
 {
-    rec_line l;
-    if (len > 0 && p[len - 1] == '\r')
-        len--;
-    if (len > MAX_LINE || split_line(p, len, &l) != 0)
-        return -1;
-    return rec_dispatch(&l, out);
+    size_t i = *pos;
+    if (!text || i >= len)
+        return 0;
+    const char *nl = memchr(text + i, '\n', len - i);
+    size_t end = nl ? (size_t)(nl - text) : len;
+    *line = (rec_span){text + i, end - i};
+    if (line->len > 0 && line->p[line->len - 1] == '\r')
+        line->len--;
+    *pos = end + 1;
+    return 1;
 }
 
 /* Parses the result file a lab binary wrote. Unknown record types and malformed lines are
@@ -136,17 +145,14 @@ static int parse_line(const char *p, size_t len, cml_run_record *out)
 int cml_records_parse(const char *text, size_t len, cml_run_record *out, int *bad_lines)
 {
     int bad = 0;
+    rec_span line;
+    rec_line l;
     if (!out)
         return -1;
     memset(out, 0, sizeof *out);
-    for (size_t i = 0; text && i < len;) {
-        const char *nl = memchr(text + i, '\n', len - i);
-        size_t end = nl ? (size_t)(nl - text) : len;
-        int blank = end == i || (end == i + 1 && text[i] == '\r');
-        if (!blank && parse_line(text + i, end - i, out) != 0)
+    for (size_t pos = 0; rec_next_line(text, len, &pos, &line);)
+        if (line.len > 0 && (rec_split(&line, &l) != 0 || rec_dispatch(&l, out) != 0))
             bad++;
-        i = end + 1;
-    }
     if (bad_lines)
         *bad_lines = bad;
     return 0;

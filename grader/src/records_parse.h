@@ -29,6 +29,11 @@ int rec_u64(const rec_span *s, uint64_t *out);
 int rec_int(const rec_span *s, int lo, int hi, int *out);
 int rec_double(const rec_span *s, double *out);
 
+/* The line of text at *pos (no newline, no final '\r'); moves *pos on. 0 when none is left. */
+int rec_next_line(const char *text, size_t len, size_t *pos, rec_span *line);
+/* Splits a line into its type (always set) and key=value fields; -1 when malformed. */
+int rec_split(const rec_span *line, rec_line *l);
+
 /* Applies one split line to out by its type; 0 when accepted, -1 when skipped. */
 int rec_dispatch(const rec_line *l, cml_run_record *out);
 

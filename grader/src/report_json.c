@@ -146,8 +146,10 @@ static char *task_output(const cml_task_result *r, const char *note)
         fprintf(m, "\n  %s", line);
     }
     cml_report_tech_text(m, r);
-    if (strcmp(r->status, "passed") != 0 && r->spec->hint[0])
-        fprintf(m, "\nHint (%s): %s", note && note[0] ? note : "lecture notes", r->spec->hint);
+    const char *where, *hint;
+    cml_task_hint(r, note, &where, &hint);
+    if (strcmp(r->status, "passed") != 0 && hint[0])
+        fprintf(m, "\nHint (%s): %s", where, hint);
     fclose(m);
     return buf;
 }

@@ -209,9 +209,10 @@ static void print_task_notes(const term *t, const cml_task_result *r, const char
         cml_format_mismatch(&v->mis[m], line, sizeof line);
         fprintf(t->f, "      %s\n", line);
     }
-    if (r->spec->hint[0] || (note && note[0]))
-        fprintf(t->f, "      hint (%s): %s\n", note && note[0] ? note : "lecture notes",
-                r->spec->hint[0] ? r->spec->hint : "see the lecture note");
+    const char *where, *hint;
+    cml_task_hint(r, note, &where, &hint);
+    if (hint[0] || (note && note[0]))
+        fprintf(t->f, "      hint (%s): %s\n", where, hint[0] ? hint : "see the lecture note");
 }
 
 /* One lab: heading with its score, the table, the notes, the compiler's output. */

@@ -81,7 +81,8 @@ static timing measure(cml_task_result *r, const cml_run_record *student,
         if (tm.ntimed++ == 0) {
             r->ms = s ? s->ms : 0;
             r->ref_ms = ref ? ref->ms : 0;
-            r->gbps = s && s->bytes ? (double)s->bytes / (s->ms * 1e6) : 0;
+            uint64_t bytes = cml_case_bytes(t, &t->cases[i]); /* never the lab's claim */
+            r->gbps = s && bytes ? (double)bytes / (s->ms * 1e6) : 0;
             r->copy_fraction = student && student->copy_gbps > 0 ? r->gbps / student->copy_gbps : 0;
         }
         if (!s && tm.student_missing++ == 0)
@@ -169,6 +170,32 @@ static void failure_detail(cml_task_result *r)
         snprintf(r->detail, sizeof r->detail, "case %s: %s", r->spec->cases[f].text, reason);
 }
 
+/* Contract in cml.h. */
+void cml_task_tampered(cml_task_result *r, const cml_run_record *run)
+{
+    const cml_task_spec *t = r->spec;
+    r->max_score = t->points + t->perf_points + t->technique_points;
+    r->correctness_score = r->perf_score = r->technique_score = r->score = 0;
+    snprintf(r->status, sizeof r->status, "%s", CML_STATUS_TAMPERED);
+    snprintf(r->detail, sizeof r->detail, "the lab process %s: results from the lab process "
+             "are claims, and this one was forged", run->tamper);
+}
+
+/* Contract in cml.h. One comparison of the status, here, for every report. */
+void cml_task_hint(const cml_task_result *r, const char *note, const char **where,
+                   const char **text)
+{
+    *where = note && note[0] ? note : "lecture notes";
+    *text = r->spec ? r->spec->hint : "";
+    if (strcmp(r->status, CML_STATUS_TAMPERED) == 0) {
+        *where = "how grading works";
+        *text = "every output is verified by the grader against its own CPU reference, only "
+                "verified cases are timed, and the grader counts the bytes a case moves: "
+                "records written by the lab process are claims that earn nothing on their "
+                "own. Finish the kernels and let the harness report them.";
+    }
+}
+
 /* A status the pipeline set before scoring (the run could not be judged case by case). */
 static int preset_status(const char *s)
 {
@@ -180,8 +207,9 @@ static int preset_status(const char *s)
 }
 
 /* Fills r's scores, status and detail from r->cases (already verified) and the `time` records
- * of both runs (either may be NULL). A status already set to crash, timeout, build-error or
- * no-gpu is kept and scores 0 (its detail too, when set). */
+ * of both runs (either may be NULL). A tampered student run makes the task tampered, whatever
+ * was set before. A status already set to crash, timeout, build-error or no-gpu is kept and
+ * scores 0 (its detail too, when set). */
 void cml_score_task(cml_task_result *r, const cml_run_record *student,
                     const cml_run_record *reference)
 {
@@ -192,6 +220,10 @@ void cml_score_task(cml_task_result *r, const cml_run_record *student,
     for (int i = 0; i < t->ncases; i++)
         r->cases_passed += r->cases[i].passed != 0;
     timing tm = measure(r, student, reference);
+    if (student && student->tampered) {
+        cml_task_tampered(r, student);
+        return;
+    }
     if (preset_status(r->status)) {
         if (r->detail[0] == '\0')
             failure_detail(r);

@@ -19,6 +19,10 @@ typedef struct {
                    float *dst);
     /* Optional: where output index i comes from, for a mismatch message (" (row 3, ...)"). */
     void (*where)(const cml_case_spec *c, uint64_t i, char *buf, size_t len);
+    /* Optional: the bytes case c must move, as its lab's harness counts them (the grader's
+     * count, cml_case_bytes); NULL: every output element read once and written once, 8 bytes
+     * per element. */
+    uint64_t (*bytes)(const cml_case_spec *c);
 } cml_check;
 
 /* The tables of the labs' own checks (verify_checks_*.c), each ended by a row whose name is
@@ -28,6 +32,9 @@ extern const cml_check cml_checks_shared[], cml_checks_vector[], cml_checks_part
 
 /* The entry named `name`, or NULL when no such check exists. */
 const cml_check *cml_check_find(const char *name);
+
+/* a * b, or UINT64_MAX when it overflows (a size no case has). */
+uint64_t cml_mul_sat(uint64_t a, uint64_t b);
 
 /* Every check name, comma-separated, into buf (truncated to len): "copy, transpose, ...". */
 void cml_check_names(char *buf, size_t len);

@@ -23,7 +23,8 @@ static uint64_t case_text_key(const cml_case_spec *c, const char *key, uint64_t 
 
 /* saxpy (lab 06): out = 2*in0 + in1, then passes-1 more times out = 2*in0 + out; passes= from
  * the case (default 1). a = 2 makes 2*x exact, so each pass rounds once here and on the GPU,
- * whether or not either side fuses the multiply and the add: bit-exact. */
+ * whether or not either side fuses the multiply and the add: bit-exact. saxpy_mapped is the
+ * same output, its bytes counted as zero-copy moves them. */
 static uint64_t saxpy_elems(const cml_case_spec *c, char *err, size_t errlen)
 {
     uint64_t passes = case_text_key(c, "passes", 1);
@@ -46,6 +47,20 @@ static void saxpy_expect(const cml_case_spec *c, uint64_t seed, uint64_t first, 
     }
 }
 
+/* Over the host link, as lab 06's harness counts it (link_io): x and y in, the result out, once
+ * for the copies (6.2, 6.3: the least any strategy moves) ... */
+static uint64_t saxpy_bytes(const cml_case_spec *c)
+{
+    return cml_mul_sat(c->n, 3 * 4);
+}
+
+/* ... and once per pass for zero-copy (6.1, check saxpy_mapped): every pass reads x and the
+ * running result from host memory and writes the result back. */
+static uint64_t saxpy_mapped_bytes(const cml_case_spec *c)
+{
+    return cml_mul_sat(cml_mul_sat(c->n, 3 * 4), case_text_key(c, "passes", 1));
+}
+
 /* add2 (lab 07): out[i] = in0[i] + in1[i] over a rows x cols matrix; one rounding either side. */
 static uint64_t add2_elems(const cml_case_spec *c, char *err, size_t errlen)
 {
@@ -64,13 +79,20 @@ static void add2_expect(const cml_case_spec *c, uint64_t seed, uint64_t first, s
         dst[j] = cml_rand_f32(seed, 0, first + j) + cml_rand_f32(seed, 1, first + j);
 }
 
+/* Lab 07's harness: both matrices to the GPU and the sum back, 3 * rows * cols floats. */
+static uint64_t add2_bytes(const cml_case_spec *c)
+{
+    return cml_mul_sat(cml_mul_sat(c->rows, c->cols), 3 * 4);
+}
+
 static void add2_where(const cml_case_spec *c, uint64_t i, char *buf, size_t len)
 {
     snprintf(buf, len, " (row %" PRIu64 ", column %" PRIu64 ")", i / c->cols, i % c->cols);
 }
 
 const cml_check cml_checks_host[] = {
-    {"saxpy", "n,passes", saxpy_elems, saxpy_expect, NULL},
-    {"add2", "rows,cols", add2_elems, add2_expect, add2_where},
-    {NULL, NULL, NULL, NULL, NULL},
+    {"saxpy", "n,passes", saxpy_elems, saxpy_expect, NULL, saxpy_bytes},
+    {"saxpy_mapped", "n,passes", saxpy_elems, saxpy_expect, NULL, saxpy_mapped_bytes},
+    {"add2", "rows,cols", add2_elems, add2_expect, add2_where, add2_bytes},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
 };

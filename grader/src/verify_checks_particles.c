@@ -67,6 +67,18 @@ static void soa_expect(const cml_case_spec *c, uint64_t seed, uint64_t first, si
         dst[j] = cml_rand_f32(seed, (uint32_t)((first + j) / c->n), (first + j) % c->n);
 }
 
+/* 5.1 reads x, y, z, vx, vy, vz and writes x, y, z: 36 bytes a particle (run_update_soa). */
+static uint64_t move_bytes(const cml_case_spec *c)
+{
+    return cml_mul_sat(c->n, 36);
+}
+
+/* 5.2 reads charge and z and writes one float: 12 bytes a particle (run_potential_soa). */
+static uint64_t potential_bytes(const cml_case_spec *c)
+{
+    return cml_mul_sat(c->n, 12);
+}
+
 static void particle_where(const cml_case_spec *c, uint64_t i, char *buf, size_t len)
 {
     static const char *const NAMES[] = {"x", "y", "z", "vx", "vy", "vz", "mass", "charge"};
@@ -74,8 +86,8 @@ static void particle_where(const cml_case_spec *c, uint64_t i, char *buf, size_t
 }
 
 const cml_check cml_checks_particles[] = {
-    {"particles_move", "n", move_elems, move_expect, particle_where},
-    {"particles_potential", "n", potential_elems, potential_expect, NULL},
-    {"aos_to_soa", "n", soa_elems, soa_expect, particle_where},
-    {NULL, NULL, NULL, NULL, NULL},
+    {"particles_move", "n", move_elems, move_expect, particle_where, move_bytes},
+    {"particles_potential", "n", potential_elems, potential_expect, NULL, potential_bytes},
+    {"aos_to_soa", "n", soa_elems, soa_expect, particle_where, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
 };

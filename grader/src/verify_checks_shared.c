@@ -58,6 +58,13 @@ static void degree_expect(const cml_case_spec *c, uint64_t seed, uint64_t first,
         dst[j] = (float)bank_degree((first + j) % c->n, 4 << ((first + j) / c->n));
 }
 
+/* 3.1 is host code whose table the harness copies in: it counts no bytes (and is not timed). */
+static uint64_t degree_bytes(const cml_case_spec *c)
+{
+    (void)c;
+    return 0;
+}
+
 static void degree_where(const cml_case_spec *c, uint64_t i, char *buf, size_t len)
 {
     snprintf(buf, len, " (stride %" PRIu64 ", %d-byte elements)", i % c->n, 4 << (i / c->n));
@@ -122,8 +129,8 @@ static void gram_where(const cml_case_spec *c, uint64_t i, char *buf, size_t len
 }
 
 const cml_check cml_checks_shared[] = {
-    {"conflict_degree", "n", degree_elems, degree_expect, degree_where},
-    {"scale2", "n", scale2_elems, scale2_expect, NULL},
-    {"tile_gram", "n", gram_elems, gram_expect, gram_where},
-    {NULL, NULL, NULL, NULL, NULL},
+    {"conflict_degree", "n", degree_elems, degree_expect, degree_where, degree_bytes},
+    {"scale2", "n", scale2_elems, scale2_expect, NULL, NULL},
+    {"tile_gram", "n", gram_elems, gram_expect, gram_where, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
 };
