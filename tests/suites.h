@@ -16,6 +16,7 @@ Suite *pipeline_suite(void); /* tests/test_pipeline.c: the whole pipeline on fak
 Suite *build_suite(void);    /* tests/test_build.c: every skeleton and solution compiles */
 Suite *technique_suite(void); /* tests/test_technique.c: technique checks, fake ncu/sanitizer */
 Suite *planted_suite(void);   /* tests/test_planted.c: planted bugs as patches on the solutions */
+Suite *link_suite(void);      /* tests/test_link.c: link rules on attacks and correct code */
 Suite *gpu_suite(void);      /* tests/test_gpu.c: needs a GPU; add it only when gpu_present() */
 
 /* tests/test_gpu.c: whether a usable GPU is here (the probe runs in a child process); the

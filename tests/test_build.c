@@ -1,6 +1,6 @@
 /* Every lab's skeleton (labs/) and solution (solutions/) compiles through build.c, for sm_90
- * (or $CUDA_ARCH), with nvcc and host-compiler warnings as errors, and its student files give
- * PTX (for technique checks). Needs nvcc, not a GPU. */
+ * (or $CUDA_ARCH), with nvcc and host-compiler warnings as errors, passes the link rules, and
+ * its student files give PTX (for technique checks). Needs nvcc (and binutils), not a GPU. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +29,8 @@ static void build_strict(int i, enum cml_side side)
     int ok = cml_build_lab(&b);
     ck_assert_msg(ok, "%s (%s) does not compile warning-free for sm_%d:\n%.6000s", specs[i].lab,
                   side == CML_SIDE_STUDENT ? "skeleton" : "solution", b.cc, b.log ? b.log : "");
+    ck_assert_msg(!b.log || !strstr(b.log, "link rules not enforced"), "%s: %s", specs[i].lab,
+                  b.log); /* it built, and its objects passed the link rules */
     cml_build_free(&b);
     cml_rmtree(work);
 }

@@ -1,7 +1,9 @@
-/* Build: compile a staged lab folder with nvcc, as docs/ARCHITECTURE.md says:
- * nvcc -O3 -std=c++17 -arch=sm_CC -lineinfo -I common -o lab harness.cu <name>.cu
- * common/cml_lab.cu. Reference builds are cached by a hash of sources, flags and nvcc. */
+/* Build: compile a staged lab folder with nvcc, as docs/ARCHITECTURE.md says: each student
+ * file alone (nvcc -c, its object checked by the link rules, linkrules.h), then the harness and
+ * common/cml_lab.cu, then one link with the harness objects first. Reference builds are cached
+ * by a hash of sources, flags, link rules and nvcc. */
 #include "build.h"
+#include "linkrules.h"
 
 #include <dirent.h>
 #include <pthread.h>
@@ -44,7 +46,21 @@ static int lab_args(const cml_build *b, char *arch, size_t archlen, char **args)
     return n;
 }
 
-/* Hash of nvcc (path, size, time), the arguments, and every source in the staged folder. */
+/* The link rules' names, which decide whether a build succeeds. */
+static uint64_t hash_rules(uint64_t h, const cml_link_rules *r)
+{
+    h = cml_fnv1a(h, "link-rules-1", 13);
+    h = cml_fnv1a(h, &r->common_loaded, sizeof r->common_loaded);
+    for (int i = 0; i < r->n; i++) {
+        h = cml_fnv1a(h, r->names[i].pattern, strlen(r->names[i].pattern) + 1);
+        h = cml_fnv1a(h, r->names[i].group, strlen(r->names[i].group) + 1);
+        h = cml_fnv1a(h, &r->names[i].list, sizeof r->names[i].list);
+    }
+    return h;
+}
+
+/* Hash of nvcc (path, size, time), the arguments, the link rules, and every source in the
+ * staged folder. */
 static uint64_t build_hash(const cml_build *b, char *const *args)
 {
     char nvcc[CML_PATH] = "", err[256], path[CML_PATH];
@@ -57,6 +73,7 @@ static uint64_t build_hash(const cml_build *b, char *const *args)
     h = cml_fnv1a(h, &st.st_mtime, sizeof st.st_mtime);
     for (int i = 0; args[i]; i++)
         h = cml_fnv1a(h, args[i], strlen(args[i]) + 1);
+    h = hash_rules(h, &b->spec->link);
     for (int i = 0; i < b->spec->nharness; i++)
         if (cml_fmt(path, sizeof path, "%s/%s", b->dir, b->spec->harness[i]) == 0)
             h = cml_hash_file(h, path);
@@ -77,6 +94,102 @@ static uint64_t build_hash(const cml_build *b, char *const *args)
     return h;
 }
 
+/* nvcc with the compile flags of args (everything before "-o"), then `extra`; the output is
+ * appended to *log. 0 when nvcc succeeded. */
+static int nvcc_step(const cml_build *b, char *const *args, char *const *extra, char **log)
+{
+    char *argv[MAX_ARGS + 16], *out = NULL;
+    int n = 0;
+    for (int i = 0; args[i] && strcmp(args[i], "-o") != 0; i++)
+        argv[n++] = args[i];
+    for (int i = 0; extra[i] && n < MAX_ARGS + 15; i++)
+        argv[n++] = extra[i];
+    for (int i = 0; args[i]; i++) /* -Werror and friends come after the files */
+        if (strcmp(args[i], "-Werror") == 0)
+            for (; args[i] && n < MAX_ARGS + 15; i++)
+                argv[n++] = args[i];
+    argv[n] = NULL;
+    double limit = b->timeout_s > 0 ? b->timeout_s : CML_BUILD_TIMEOUT_S;
+    int rc = cml_nvcc(argv, b->dir, limit, &out);
+    if (out && *out) {
+        char *joined = NULL;
+        if (asprintf(&joined, "%s%s", *log ? *log : "", out) >= 0) {
+            free(*log);
+            *log = joined;
+        }
+    }
+    free(out);
+    return rc;
+}
+
+/* "<base>.o" for a .cu path (a fresh string); NULL when out of memory. */
+static char *object_of(const char *cu)
+{
+    char *o = strdup(cu);
+    if (o)
+        strcpy(o + strlen(o) - 3, ".o");
+    return o;
+}
+
+/* The link rules' report goes first in the log, so a violation is the first thing read. */
+static void prepend(char **log, char *first)
+{
+    char *joined = NULL;
+    if (first && asprintf(&joined, "%s%s", first, *log ? *log : "") >= 0) {
+        free(*log);
+        *log = joined;
+    }
+    free(first);
+}
+
+/* Compile every student file to an object (kept files under kept/), check it against the link
+ * rules, compile the harness and common objects, and link them harness first. 0 on success. */
+static int compile_check_link(cml_build *b, char *const *args)
+{
+    char *student[CML_MAX_FILES], *pristine[CML_MAX_FILES + 1], *objs[2 * CML_MAX_FILES + 4];
+    char kept[CML_PATH], *report = NULL;
+    int ns = 0, np = 0, rc = 0;
+    if (cml_fmt(kept, sizeof kept, "%s/kept", b->dir) < 0 || cml_mkdirs(kept) < 0)
+        rc = -1;
+    for (int i = 0; i < b->spec->nfiles && rc == 0; i++)
+        if (is_cu(b->spec->files[i])) {
+            char *cu = (char *)b->spec->files[i], *o = student[ns++] = object_of(cu);
+            char *const step[] = { "-c", cu, "-o", o, "--keep", "--keep-dir", "kept", NULL };
+            rc = o ? nvcc_step(b, args, step, &b->log) : -1;
+        }
+    for (int i = 0; i <= b->spec->nharness && rc == 0; i++) {
+        char *cu = i < b->spec->nharness ? (char *)b->spec->harness[i] : "common/cml_lab.cu";
+        if (!is_cu(cu))
+            continue;
+        char *o = pristine[np++] = object_of(cu);
+        char *const step[] = { "-c", cu, "-o", o, NULL };
+        rc = o ? nvcc_step(b, args, step, &b->log) : -1;
+    }
+    char *cus[CML_MAX_FILES];
+    for (int i = 0, k = 0; i < b->spec->nfiles; i++)
+        if (is_cu(b->spec->files[i]))
+            cus[k++] = (char *)b->spec->files[i];
+    if (rc == 0 && cml_link_check(&b->spec->link, b->dir, cus, ns, pristine, np, "kept",
+                                  &report) == CML_LINK_VIOLATED)
+        rc = -1;
+    prepend(&b->log, report);
+    int n = 0;
+    objs[n++] = "-o";
+    objs[n++] = "lab";
+    for (int i = 0; i < np; i++)
+        objs[n++] = pristine[i];
+    for (int i = 0; i < ns; i++)
+        objs[n++] = student[i];
+    objs[n] = NULL;
+    if (rc == 0)
+        rc = nvcc_step(b, args, objs, &b->log);
+    for (int i = 0; i < ns; i++)
+        free(student[i]);
+    for (int i = 0; i < np; i++)
+        free(pristine[i]);
+    return rc;
+}
+
 /* Contract in build.h. */
 int cml_build_lab(cml_build *b)
 {
@@ -92,8 +205,7 @@ int cml_build_lab(cml_build *b)
     } else if (cml_fmt(built, sizeof built, "%s/lab", b->dir) < 0) {
         b->log = strdup("build folder path too long: use a shorter --out");
     } else {
-        double limit = b->timeout_s > 0 ? b->timeout_s : CML_BUILD_TIMEOUT_S;
-        b->ok = cml_nvcc(args, b->dir, limit, &b->log) == 0 && access(built, X_OK) == 0;
+        b->ok = compile_check_link(b, args) == 0 && access(built, X_OK) == 0;
         snprintf(b->bin, sizeof b->bin, "%s", built);
         if (b->ok && b->cache_dir &&
             cml_cache_lookup(b->cache_dir, key, h, "lab", b->bin, sizeof b->bin) == 0 &&

@@ -54,6 +54,33 @@ typedef struct {
     char ncu_case[128];  /* the case ncu profiles ("" = the first case), without "time" */
 } cml_task_spec;
 
+/* Link rules (linkrules.h): the names a student object may define and call. The lab's own
+ * names come from its spec (`link_api`, `link_calls`), the shared ones from
+ * grader/specs/link.rules; patterns are fnmatch(3) globs ("cudaMemcpy*"). */
+#define CML_LINK_NAMES 640
+enum cml_link_list {
+    CML_LINK_API,       /* spec link_api: functions the harness calls (top-level name) */
+    CML_LINK_CALLS,     /* spec link_calls: extra undefined symbols this lab may reference */
+    CML_LINK_COMMON,    /* link.rules calls: undefined symbols every lab may reference */
+    CML_LINK_INTERNAL,  /* link.rules internal: definitions nvcc and the C++ runtime emit */
+    CML_LINK_DENY,      /* link.rules deny: refused calls, with their own rule name */
+    CML_LINK_HOOK,      /* link.rules hooks: exit-handler registrations (atexit ...) */
+    CML_LINK_REGISTRAR  /* link.rules registrar: the only code allowed to register hooks or
+                           sit in .init_array (nvcc's __sti____cudaRegisterAll) */
+};
+
+typedef struct {
+    char pattern[72];
+    char group[24];      /* deny: the rule's name ("process-control"); else "" */
+    int list;            /* enum cml_link_list */
+} cml_link_name;
+
+typedef struct {
+    int common_loaded;   /* link.rules was read: without it the rules are not enforced */
+    int n;
+    cml_link_name names[CML_LINK_NAMES];
+} cml_link_rules;
+
 typedef struct {
     char lab[64];        /* "01_coalescing" */
     char title[128];
@@ -63,6 +90,7 @@ typedef struct {
     char harness[CML_MAX_FILES][64];  /* pristine files from labs/<lab>/ */
     char note[128];      /* lecture note path, relative to the repo root */
     double timeout_s;
+    cml_link_rules link; /* link_api, link_calls, plus link.rules (cml_load_specs) */
     int ntasks;
     cml_task_spec tasks[CML_MAX_TASKS];
 } cml_lab_spec;

@@ -2,6 +2,7 @@
  * parallel), then run the labs one after another (one GPU) and rewrite the reports after each,
  * so an interrupted grading keeps what it finished. */
 #include "grade.h"
+#include "linkrules.h"
 #include "build.h"
 #include "probe.h"
 #include "sandbox.h"
@@ -19,6 +20,17 @@ static int is_spec(const struct dirent *e)
 {
     size_t n = strlen(e->d_name);
     return e->d_name[0] != '.' && n > 5 && strcmp(e->d_name + n - 5, ".spec") == 0;
+}
+
+/* Appends root's link.rules to s->link. A root without the file (a test's fake root) gets no
+ * link rules, and every build of it says they were not enforced. */
+static int load_link_rules(const char *root, cml_lab_spec *s, char *err, size_t errlen)
+{
+    char path[CML_PATH];
+    if (cml_fmt(path, sizeof path, "%s/%s", root, CML_LINK_RULES_FILE) < 0 ||
+        access(path, F_OK) != 0)
+        return 0;
+    return cml_link_rules_load(path, &s->link, err, errlen);
 }
 
 /* Contract in grade.h. */
@@ -40,7 +52,8 @@ int cml_load_specs(const char *root, const char *prefix, cml_lab_spec *specs, in
             if (kept == max) {
                 snprintf(err, errlen, "more than %d specs in %s: grade fewer with --lab", max, dir);
                 rc = -1;
-            } else if (cml_spec_load(path, &specs[kept], err, errlen) < 0) {
+            } else if (cml_spec_load(path, &specs[kept], err, errlen) < 0 ||
+                       load_link_rules(root, &specs[kept], err, errlen) < 0) {
                 rc = -1;
             } else if (!prefix || strncmp(specs[kept].lab, prefix, strlen(prefix)) == 0) {
                 kept++;

@@ -2,6 +2,7 @@
  * one directive per line, lab directives first, then task blocks. Every mistake is reported
  * as "path:line: what", so a typo never turns into a silently different grading. */
 #include "spec_parse.h"
+#include "linkrules.h"
 
 #include <errno.h>
 #include <math.h>
@@ -122,6 +123,25 @@ static int d_timeout(spec_parser *p, char *args)
     return 0;
 }
 
+/* link_api / link_calls: names for the link rules (linkrules.h), several per line. */
+static int link_names(spec_parser *p, char *args, int list, const char *what)
+{
+    char msg[200];
+    if (cml_link_add(&p->spec->link, list, NULL, args, msg, sizeof msg) != 0)
+        return spec_fail(p, "'%s': %s", what, msg);
+    return 0;
+}
+
+static int d_link_api(spec_parser *p, char *args)
+{
+    return link_names(p, args, CML_LINK_API, "link_api");
+}
+
+static int d_link_calls(spec_parser *p, char *args)
+{
+    return link_names(p, args, CML_LINK_CALLS, "link_calls");
+}
+
 enum scope { LAB, TASK, ANY };
 
 static const struct {
@@ -135,6 +155,8 @@ static const struct {
     {"harness", LAB, d_harness},
     {"note", LAB, d_note},
     {"timeout", LAB, d_timeout},
+    {"link_api", LAB, d_link_api},
+    {"link_calls", LAB, d_link_calls},
     {"task", ANY, spec_open_task},
     {"check", TASK, spec_check},
     {"tolerance", TASK, spec_tolerance},

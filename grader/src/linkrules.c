@@ -1,0 +1,255 @@
+/* Link rules on a student object's symbols (docs/ARCHITECTURE.md, "Link rules"): what it
+ * defines (no main, no C-linkage function but the lab's API, nothing the harness defines or
+ * imports, no C++ runtime replacement), what it calls (an allow-list, with named refusals), and
+ * what runs outside main (.init_array and exit handlers belong to nvcc's registration only). */
+#include "linkrules_int.h"
+
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Appends a formatted line to *buf. */
+static void append(char **buf, size_t *len, const char *prefix, const char *fmt, va_list ap)
+{
+    char line[1024];
+    int n = snprintf(line, sizeof line, "%s", prefix);
+    vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
+    size_t add = strlen(line), have = *buf ? strlen(*buf) : 0;
+    char *grown = realloc(*buf, have + add + 2);
+    if (!grown)
+        return;
+    memcpy(grown + have, line, add);
+    memcpy(grown + have + add, "\n", 2);
+    *buf = grown;
+    *len = have + add + 1;
+}
+
+/* Contract in linkrules_int.h. */
+void lr_say(lr_ctx *c, const char *fmt, ...)
+{
+    char prefix[320];
+    if (c->nsaid++ >= LR_MAX_LINES)
+        return;
+    snprintf(prefix, sizeof prefix, "link rule: %s ", c->obj);
+    va_list ap;
+    va_start(ap, fmt);
+    append(&c->log, &c->len, prefix, fmt, ap);
+    va_end(ap);
+}
+
+/* Contract in linkrules_int.h. */
+void lr_note(lr_ctx *c, const char *fmt, ...)
+{
+    size_t len = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    append(&c->notes, &len, "", fmt, ap);
+    va_end(ap);
+}
+
+/* Whether any harness or common object defines (strong or weak) / references sym. */
+static int pristine_defines(const lr_ctx *c, const char *sym, char *type)
+{
+    for (int i = 0; i < c->npristine; i++)
+        if (lr_defines(&c->pristine[i], sym, type))
+            return 1;
+    return 0;
+}
+
+static int pristine_imports(const lr_ctx *c, const char *sym)
+{
+    for (int i = 0; i < c->npristine; i++)
+        if (lr_references(&c->pristine[i], sym))
+            return 1;
+    return 0;
+}
+
+static int glob_any(const char *sym, const char *const *patterns)
+{
+    for (; *patterns; patterns++)
+        if (fnmatch(*patterns, sym, 0) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether sym is a kernel of the object being checked: a PTX `.entry sym(`. */
+static int is_kernel(const lr_ctx *c, const char *sym)
+{
+    char want[1100];
+    snprintf(want, sizeof want, ".entry %s(", sym);
+    return c->ptx && strstr(c->ptx, want) != NULL;
+}
+
+#define WHAT_MAY "a student file may define only the lab's API functions, its kernels and " \
+                 "file-local helpers"
+
+/* One global definition of the object being checked. */
+static void check_define(lr_ctx *c, const char *sym, char type)
+{
+    static const char *const NEW_DELETE[] = { "_Znw*", "_Zna*", "_Zdl*", "_Zda*", NULL };
+    static const char *const RUNTIME[] = { "_ZSt*", "_ZNSt*", "_ZNKSt*", "_ZN9__gnu_cxx*",
+                                           "_ZNK9__gnu_cxx*", "_ZN10__cxxabiv1*", NULL };
+    int weak = lr_is_weak(type), api = cml_link_match(c->r, CML_LINK_API, sym, NULL);
+    if (strcmp(sym, "main") == 0)
+        lr_say(c, "defines 'main': the harness's main() runs the lab (rule: defines)");
+    else if (glob_any(sym, NEW_DELETE))
+        lr_say(c, "defines '%s': replacing operator new or delete replaces the C++ runtime's "
+               "allocator for the harness too (rule: defines)", sym);
+    else if (!weak && pristine_defines(c, sym, NULL))
+        lr_say(c, "defines '%s', which the harness defines too: %s (rule: defines)", sym,
+               WHAT_MAY);
+    else if (!api && pristine_imports(c, sym))
+        lr_say(c, "defines '%s', which the harness takes from a library: %s (rule: defines)",
+               sym, WHAT_MAY);
+    else if (api || cml_link_match(c->r, CML_LINK_INTERNAL, sym, NULL))
+        return;
+    else if (strncmp(sym, "_Z", 2) != 0 && !(weak && pristine_defines(c, sym, NULL)))
+        lr_say(c, "defines '%s'%s: %s (rule: defines)", sym,
+               is_kernel(c, sym) ? ", a kernel with C linkage (drop its extern \"C\")"
+               : strchr("BCDGRSV", type) ? ", a global variable (make it static)" : "",
+               WHAT_MAY);
+    else if (!weak && glob_any(sym, RUNTIME))
+        lr_say(c, "defines '%s' in the C++ runtime's namespaces: %s (rule: defines)", sym,
+               WHAT_MAY);
+}
+
+/* Whether another student object of the build defines sym. */
+static int student_defines(const lr_ctx *c, const lr_object *self, const char *sym)
+{
+    for (int i = 0; i < c->nstudent; i++)
+        if (&c->student[i] != self && lr_defines(&c->student[i], sym, NULL))
+            return 1;
+    return 0;
+}
+
+/* One undefined symbol of object o: on an allow-list, else refused (by name when denied). */
+static void check_call(lr_ctx *c, const lr_object *o, const char *sym)
+{
+    const char *group = NULL;
+    if (student_defines(c, o, sym) || cml_link_match(c->r, CML_LINK_CALLS, sym, NULL) ||
+        cml_link_match(c->r, CML_LINK_HOOK, sym, NULL)) /* hooks: checked where they are used */
+        return;
+    if (cml_link_match(c->r, CML_LINK_DENY, sym, &group))
+        lr_say(c, "calls '%s': refused in every lab (rule: calls (%s))", sym, group);
+    else if (!pristine_defines(c, sym, NULL) && !cml_link_match(c->r, CML_LINK_COMMON, sym, NULL))
+        lr_say(c, "calls '%s': not on the lab's list of allowed calls (link_calls in its spec, "
+               "calls in " CML_LINK_RULES_FILE ") (rule: calls)", sym);
+}
+
+/* The function a relocation target names: itself, or the function at section+addend. */
+static const char *target_function(const lr_object *o, const lr_reloc *rel)
+{
+    if (rel->target[0] != '.')
+        return rel->target;
+    const lr_func *f = lr_func_at(o, rel->target, (uint64_t)rel->addend);
+    return f ? f->name : rel->target;
+}
+
+/* .init_array & co. point only at a registrar; exit hooks are referenced only from one. */
+static void check_outside_main(lr_ctx *c, const lr_object *o)
+{
+    static const char *const TABLES[] = { ".init_array*", ".fini_array*", ".preinit_array*",
+                                          ".ctors*", ".dtors*", NULL };
+    for (int i = 0; i < o->nrels; i++) {
+        const lr_reloc *rel = &o->rels[i];
+        if (glob_any(rel->section, TABLES)) {
+            const char *fn = target_function(o, rel);
+            if (!cml_link_match(c->r, CML_LINK_REGISTRAR, fn, NULL))
+                lr_say(c, "runs '%s' before or after main (from %s): a student file may have "
+                       "no static constructors, no global objects with constructors or "
+                       "destructors, no exit handlers (rule: constructors)", fn, rel->section);
+        } else if (cml_link_match(c->r, CML_LINK_HOOK, rel->target, NULL)) {
+            const lr_func *f = lr_func_at(o, rel->section, rel->offset);
+            if (!f || !cml_link_match(c->r, CML_LINK_REGISTRAR, f->name, NULL))
+                lr_say(c, "registers an exit handler: '%s' used by '%s' (a global object with "
+                       "a destructor, or an atexit call) (rule: constructors)", rel->target,
+                       f ? f->name : rel->section);
+        }
+    }
+}
+
+/* All rules on student object k. */
+static void check_object(lr_ctx *c, int k, const char *dir, const char *keep_dir,
+                         const char *cu)
+{
+    const lr_object *o = &c->student[k];
+    char path[CML_PATH];
+    c->ptx = cml_fmt(path, sizeof path, "%s/%s/%.*s.ptx", dir, keep_dir, (int)(strlen(cu) - 3),
+                     cu) == 0 ? cml_read_text(path, (size_t)64 << 20, NULL) : NULL;
+    for (int i = 0; i < o->nsyms; i++) {
+        char t = o->syms[i].type;
+        if (lr_is_undefined(t))
+            check_call(c, o, o->syms[i].name);
+        else if (t == 'u' || t == 'i' || (t >= 'A' && t <= 'Z' && t != 'N'))
+            check_define(c, o->syms[i].name, t);
+    }
+    check_outside_main(c, o);
+    lr_check_instructions(c, o);
+    lr_check_asm_source(c, dir, keep_dir, cu);
+    free(c->ptx);
+    c->ptx = NULL;
+}
+
+/* Reads n objects (names from cu files when from_cu) into objs; -1 with the reason in c. */
+static int read_objects(lr_ctx *c, lr_object *objs, char *const *names, int n, int from_cu,
+                        const char *nm, const char *objdump, const char *dir)
+{
+    char obj[CML_PATH], why[600];
+    for (int i = 0; i < n; i++) {
+        snprintf(obj, sizeof obj, "%.*s%s", (int)strlen(names[i]) - (from_cu ? 3 : 0), names[i],
+                 from_cu ? ".o" : "");
+        if (lr_object_read(&objs[i], nm, objdump, dir, obj, why, sizeof why) < 0) {
+            c->obj = obj;
+            lr_say(c, "could not be checked: %s (rule: readable)", why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Contract in linkrules.h. */
+int cml_link_check(const cml_link_rules *r, const char *dir, char *const *student_cu,
+                   int nstudent, char *const *pristine_o, int npristine, const char *keep_dir,
+                   char **report)
+{
+    char nm[CML_PATH], objdump[CML_PATH], why[300];
+    *report = NULL;
+    if (!r->common_loaded || lr_find_tools(nm, objdump, sizeof nm, why, sizeof why) < 0) {
+        if (asprintf(report, "link rules not enforced: %s\n", r->common_loaded ? why :
+                     "no " CML_LINK_RULES_FILE " was loaded") < 0)
+            *report = NULL;
+        return CML_LINK_NOT_ENFORCED;
+    }
+    lr_object *objs = calloc((size_t)(nstudent + npristine), sizeof *objs);
+    lr_ctx c = { .r = r, .student = objs, .nstudent = nstudent, .pristine = objs + nstudent,
+                 .npristine = npristine };
+    if (objs && read_objects(&c, objs, student_cu, nstudent, 1, nm, objdump, dir) == 0 &&
+        read_objects(&c, objs + nstudent, pristine_o, npristine, 0, nm, objdump, dir) == 0)
+        for (int k = 0; k < nstudent; k++) {
+            char obj[CML_PATH];
+            snprintf(obj, sizeof obj, "%.*s.o", (int)strlen(student_cu[k]) - 3, student_cu[k]);
+            c.obj = obj;
+            check_object(&c, k, dir, keep_dir, student_cu[k]);
+        }
+    for (int i = 0; objs && i < nstudent + npristine; i++)
+        lr_object_free(&objs[i]);
+    free(objs);
+    if (c.nsaid > LR_MAX_LINES) {
+        c.obj = "";
+        lr_note(&c, "link rule: ... and %d more", c.nsaid - LR_MAX_LINES);
+    }
+    if (!objs || c.nsaid) {
+        if (asprintf(report, "%s%s", c.log ? c.log : "link rule: out of memory\n",
+                     c.notes ? c.notes : "") < 0)
+            *report = NULL;
+        free(c.log);
+        free(c.notes);
+        return CML_LINK_VIOLATED;
+    }
+    *report = c.notes;
+    return CML_LINK_PASSED;
+}

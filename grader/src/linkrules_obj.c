@@ -1,0 +1,204 @@
+/* Reading an object file for the link rules: nm -P for the symbol table, objdump -t for where
+ * each function lies, objdump -r for what each piece of code or data refers to, objdump -d for
+ * the host instructions. Parsed in place: every string points into the tools' output. */
+#include "linkrules_obj.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cml.h"
+#include "util.h"
+
+#define TOOL_OUTPUT_CAP ((size_t)64 << 20)
+#define TOOL_TIMEOUT_S 120.0
+
+/* `name` as $env, or found on PATH, into path. */
+static int find_tool(const char *env, const char *name, char *path, size_t len)
+{
+    const char *set = getenv(env);
+    struct stat st;
+    if (set && *set)
+        return cml_fmt(path, len, "%s", set) == 0 && stat(path, &st) == 0 &&
+               access(path, X_OK) == 0 ? 0 : -1;
+    for (const char *p = getenv("PATH"); p && *p; p += strcspn(p, ":"), p += *p == ':') {
+        size_t n = strcspn(p, ":");
+        if (n && cml_fmt(path, len, "%.*s/%s", (int)n, p, name) == 0 && stat(path, &st) == 0 &&
+            S_ISREG(st.st_mode) && access(path, X_OK) == 0)
+            return 0;
+    }
+    return -1;
+}
+
+/* Contract in linkrules_obj.h. */
+int lr_find_tools(char *nm, char *objdump, size_t len, char *why, size_t whylen)
+{
+    int a = find_tool("CML_NM", "nm", nm, len), b = find_tool("CML_OBJDUMP", "objdump", objdump,
+                                                              len);
+    if (a == 0 && b == 0)
+        return 0;
+    snprintf(why, whylen, "%s%s%s not found ($CML_NM, $CML_OBJDUMP or PATH; install binutils)",
+             a ? "nm" : "", a && b ? " and " : "", b ? "objdump" : "");
+    return -1;
+}
+
+/* Runs tool with one option on obj in dir; its whole output, or NULL with why. */
+static char *tool_output(const char *tool, const char *opt, const char *dir, const char *obj,
+                         char *why, size_t whylen)
+{
+    char *const argv[] = { (char *)tool, (char *)opt, (char *)obj, NULL };
+    cml_proc_result r;
+    cml_run(argv, NULL, dir, -1, TOOL_TIMEOUT_S, TOOL_OUTPUT_CAP, &r);
+    char *out = NULL;
+    if (!r.started || !r.exited || r.exit_code != 0)
+        snprintf(why, whylen, "%s %s %s failed: %.200s", tool, opt, obj,
+                 r.output ? r.output : "");
+    else if (r.output_dropped)
+        snprintf(why, whylen, "%s %s %s: over %zu MiB of output, too large to check", tool, opt,
+                 obj, TOOL_OUTPUT_CAP >> 20);
+    else {
+        out = r.output;
+        r.output = NULL;
+    }
+    cml_proc_result_free(&r);
+    return out;
+}
+
+/* Appends to a growing array (*arr of *n elements of size sz). */
+static void *grow(void *arr, int n, size_t sz)
+{
+    if (n % 256)
+        return arr;
+    return realloc(arr, (size_t)(n + 256) * sz);
+}
+
+/* nm -P: "name type [value size]" per line. */
+static void parse_nm(lr_object *o, char *text)
+{
+    for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        char *sp = strchr(l, ' ');
+        if (!sp || !sp[1] || !(o->syms = grow(o->syms, o->nsyms, sizeof *o->syms)))
+            continue;
+        *sp = '\0';
+        o->syms[o->nsyms++] = (lr_sym){ l, sp[1] };
+    }
+}
+
+/* objdump -t: "value flags(7) section\tsize name"; keeps function symbols (flag F). */
+static void parse_symtab(lr_object *o, char *text)
+{
+    for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        char *tab = strchr(l, '\t');
+        if (strlen(l) < 26 || l[16] != ' ' || l[23] != 'F' || !tab)
+            continue;
+        char *sect = l + 25, *name = NULL;
+        *tab = '\0';
+        unsigned long long value = strtoull(l, NULL, 16), size = strtoull(tab + 1, &name, 16);
+        while (*name == ' ')
+            name++;
+        if (strncmp(name, ".hidden ", 8) == 0)
+            name += 8;
+        if (!(o->funcs = grow(o->funcs, o->nfuncs, sizeof *o->funcs)))
+            continue;
+        o->funcs[o->nfuncs++] = (lr_func){ name, sect, value, size };
+    }
+}
+
+/* objdump -r: "RELOCATION RECORDS FOR [section]:" then "offset type target[+-0xaddend]". */
+static void parse_relocs(lr_object *o, char *text)
+{
+    const char *section = "";
+    for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        if (strncmp(l, "RELOCATION RECORDS FOR [", 24) == 0) {
+            section = l + 24;
+            l[strcspn(l, "]")] = '\0';
+            continue;
+        }
+        char type[64], target[1024];
+        unsigned long long off;
+        if (sscanf(l, "%llx %63s %1023s", &off, type, target) != 3)
+            continue;
+        char *t = strstr(l, target), *plus = strstr(t, "+0x"), *minus = strstr(t, "-0x");
+        char *cut = plus ? plus : minus;
+        long long addend = cut ? strtoll(cut + 1, NULL, 16) * (cut == minus ? -1 : 1) : 0;
+        t[cut ? (size_t)(cut - t) : strlen(target)] = '\0';
+        if (!(o->rels = grow(o->rels, o->nrels, sizeof *o->rels)))
+            continue;
+        o->rels[o->nrels++] = (lr_reloc){ section, off, t, addend };
+    }
+}
+
+/* Contract in linkrules_obj.h. */
+int lr_object_read(lr_object *o, const char *nm, const char *objdump, const char *dir,
+                   const char *obj, char *why, size_t whylen)
+{
+    memset(o, 0, sizeof *o);
+    const char *tool[4] = { nm, objdump, objdump, objdump };
+    const char *opt[4] = { "-P", "-t", "-r", "-d" };
+    for (int i = 0; i < 4; i++)
+        if (!(o->text[i] = tool_output(tool[i], opt[i], dir, obj, why, whylen)))
+            return -1;
+    o->disasm = o->text[3]; /* scanned line by line later, unmodified */
+    parse_nm(o, o->text[0]);
+    parse_symtab(o, o->text[1]);
+    parse_relocs(o, o->text[2]);
+    return 0;
+}
+
+/* Contract in linkrules_obj.h. */
+void lr_object_free(lr_object *o)
+{
+    for (int i = 0; i < 4; i++)
+        free(o->text[i]);
+    free(o->syms);
+    free(o->funcs);
+    free(o->rels);
+    memset(o, 0, sizeof *o);
+}
+
+/* Contract in linkrules_obj.h. */
+int lr_is_undefined(char type)
+{
+    return type == 'U' || type == 'w' || type == 'v';
+}
+
+/* Contract in linkrules_obj.h. */
+int lr_is_weak(char type)
+{
+    return type == 'W' || type == 'V' || type == 'u';
+}
+
+/* Contract in linkrules_obj.h. */
+int lr_defines(const lr_object *o, const char *name, char *type)
+{
+    for (int i = 0; i < o->nsyms; i++)
+        if (!lr_is_undefined(o->syms[i].type) && strcmp(o->syms[i].name, name) == 0) {
+            if (type)
+                *type = o->syms[i].type;
+            return 1;
+        }
+    return 0;
+}
+
+/* Contract in linkrules_obj.h. */
+int lr_references(const lr_object *o, const char *name)
+{
+    for (int i = 0; i < o->nsyms; i++)
+        if (lr_is_undefined(o->syms[i].type) && strcmp(o->syms[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Contract in linkrules_obj.h. */
+const lr_func *lr_func_at(const lr_object *o, const char *section, uint64_t offset)
+{
+    for (int i = 0; i < o->nfuncs; i++) {
+        const lr_func *f = &o->funcs[i];
+        if (strcmp(f->section, section) == 0 && offset >= f->value &&
+            (offset < f->value + f->size || (f->size == 0 && offset == f->value)))
+            return f;
+    }
+    return NULL;
+}

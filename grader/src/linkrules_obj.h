@@ -1,0 +1,57 @@
+/* Internal to the link rules: an object file as nm and objdump describe it (linkrules_obj.c). */
+#ifndef CML_LINKRULES_OBJ_H
+#define CML_LINKRULES_OBJ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    const char *name;
+    char type;               /* nm's letter: T W V u ... defined, U w v undefined */
+} lr_sym;
+
+typedef struct {
+    const char *name, *section;
+    uint64_t value, size;
+} lr_func;                   /* a function symbol (objdump -t flag F) */
+
+typedef struct {
+    const char *section;     /* where the relocation sits */
+    uint64_t offset;
+    const char *target;      /* the symbol (or section) it refers to */
+    int64_t addend;
+} lr_reloc;
+
+typedef struct {
+    char *text[4];           /* owned tool outputs: nm -P, objdump -t, -r, -d */
+    lr_sym *syms;
+    int nsyms;
+    lr_func *funcs;
+    int nfuncs;
+    lr_reloc *rels;
+    int nrels;
+    const char *disasm;      /* objdump -d output (text[3]) */
+} lr_object;
+
+/* The tools: $CML_NM / $CML_OBJDUMP when set, else nm / objdump on PATH. 0 when both were
+ * found; -1 with what is missing in why. */
+int lr_find_tools(char *nm, char *objdump, size_t len, char *why, size_t whylen);
+
+/* Run the tools on dir/obj and parse their output into o. 0, or -1 with why (a tool failed, or
+ * its output was too large to check). Free with lr_object_free either way. */
+int lr_object_read(lr_object *o, const char *nm, const char *objdump, const char *dir,
+                   const char *obj, char *why, size_t whylen);
+void lr_object_free(lr_object *o);
+
+/* Whether o defines (nm letter other than U, w, v) or references (U, w, v) name. */
+int lr_defines(const lr_object *o, const char *name, char *type);
+int lr_references(const lr_object *o, const char *name);
+
+/* The function of o whose code holds section+offset; NULL when none does. */
+const lr_func *lr_func_at(const lr_object *o, const char *section, uint64_t offset);
+
+/* nm letters. */
+int lr_is_undefined(char type);
+int lr_is_weak(char type); /* W V u: a later definition may lose to an earlier one */
+
+#endif /* CML_LINKRULES_OBJ_H */

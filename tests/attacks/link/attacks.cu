@@ -1,0 +1,82 @@
+// Link-rule attacks (tests/test_link.c): appended to the lab 01 solution, each must be a build
+// error that names its symbol and rule. One object holds them all; each test pins one line.
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+// defines: fake the host timer the harness reads
+extern "C" int clock_gettime(clockid_t, struct timespec *ts)
+{
+    ts->tv_sec = 0;
+    ts->tv_nsec = 0;
+    return 0;
+}
+
+// defines: a second main
+int main() { return 0; }
+
+// defines: a strong copy of a harness function (the TODO reporter)
+void cml_todo(const char *, const char *) {}
+
+// defines: a kernel with C linkage, named like a libc function
+extern "C" __global__ void sched_yield_kernel(float *p) { p[0] = 1; }
+extern "C" __global__ void getrandom(float *p) { p[0] = 2; }
+
+// defines: operator new replaces the runtime's allocator for the harness too
+void *operator new(size_t n) { return malloc(n ? n : 1); }
+
+// constructors: code before main
+__attribute__((constructor)) static void runsBeforeMain() { puts("early"); }
+
+// constructors: a global object with a destructor (registered through __cxa_atexit)
+struct Noisy {
+    ~Noisy() { puts("late"); }
+};
+static Noisy noisyGlobal;
+
+// constructors: an exit handler registered from ordinary code
+static void onExit() { puts("bye"); }
+void registerExitHandler() { atexit(onExit); }
+
+// calls (file-access)
+void *openSecrets() { return fopen("/etc/passwd", "r"); }
+
+// calls (process-control): execve reached through a function-pointer table in data
+typedef int (*exec_fn)(const char *, char *const *, char *const *);
+static exec_fn volatile execTable[] = { execve };
+int runThroughTable(int i) { return execTable[i]("/bin/true", nullptr, nullptr); }
+
+// calls (dynamic-loading)
+void *loadLibrary() { return dlopen("libc.so.6", RTLD_NOW); }
+
+// calls (driver-api): the driver API loads kernels from any cubin, the references' too
+extern "C" int cuModuleLoad(void **module, const char *fname);
+int loadModule() { void *m; return cuModuleLoad(&m, "reference.cubin"); }
+void *driverEntry()
+{
+    void *fn = nullptr;
+    cudaGetDriverEntryPoint("cuLaunchKernel", &fn, 0, nullptr);
+    return fn;
+}
+
+// asm: a system call made directly from host code
+long rawGetpid()
+{
+    long r;
+    asm volatile("syscall" : "=a"(r) : "a"(39) : "rcx", "r11", "memory");
+    return r;
+}
+
+// defines: a global variable with an unmangled name could interpose a library's (environ)
+int exportedCounter = 1;
+
+// asm: a line directive would make the code below look as if a system header held it
+#line 1 "/usr/include/stdio.h"
+long hiddenGetpid()
+{
+    long r;
+    asm volatile("syscall" : "=a"(r) : "a"(39) : "rcx", "r11", "memory");
+    return r;
+}

@@ -1,0 +1,66 @@
+// Correct code written differently (tests/test_link.c): appended to the lab 01 solution, it
+// must pass every link rule.
+#include <cuda/annotated_ptr>
+#include <vector>
+
+#if 0
+// an old version, kept out of the build by the preprocessor
+void oldCopy(float *d_out, const float *d_in, size_t n)
+{
+    cudaMemcpy(d_out, d_in, n * sizeof(float), cudaMemcpyDeviceToDevice);
+}
+#endif
+
+// device inline PTX in a kernel, __ldg, int4 loads, an annotated pointer
+__global__ void copyVecPtx(int4 *out, const int4 *in, size_t n)
+{
+    const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    int4 v;
+    asm volatile("ld.global.nc.v4.s32 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(in + i));
+    const float extra = __ldg(reinterpret_cast<const float *>(in) + i);
+    cuda::annotated_ptr<int4, cuda::access_property::streaming> o(out);
+    v.x += (int)extra * 0;
+    o[i] = v;
+}
+
+// a template kernel and a non-static host helper that launches it
+template <typename T> __global__ void scaleTemplate(T *p, T s, size_t n)
+{
+    const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n)
+        p[i] *= s;
+}
+
+struct Launch {
+    unsigned blocks, threads;
+};
+
+// std::vector of the file's own type inside a wrapper (weak template instantiations)
+unsigned pickBlocks(size_t n)
+{
+    std::vector<Launch> shapes;
+    for (unsigned t = 128; t <= 512; t *= 2)
+        shapes.push_back({(unsigned)((n + t - 1) / t), t});
+    return shapes.empty() ? 1 : shapes.back().blocks;
+}
+
+void launchScale(float *d, size_t n, cudaStream_t s)
+{
+    scaleTemplate<float><<<pickBlocks(n), 512, 0, s>>>(d, 2.0f, n);
+    copyVecPtx<<<1, 32, 0, s>>>(reinterpret_cast<int4 *>(d), reinterpret_cast<const int4 *>(d),
+                                0);
+    CML_CHECK_LAUNCH();
+}
+
+// a global object with trivial construction, and a namespaced tuning constant
+struct Tuning {
+    int threads;
+};
+static Tuning tuning = {256};
+namespace tune {
+int blocksPerSm = 4;
+}
+int threadsFor() { return tuning.threads * tune::blocksPerSm; }

@@ -1,0 +1,267 @@
+/* The link rules (grader/src/linkrules*.c) through the grader's build, for sm_90 (or
+ * $CUDA_ARCH): the attacks of tests/attacks/link/attacks.cu, appended to the lab 01 solution,
+ * are each a build error naming the symbol and the rule; the correct code written differently
+ * of legit.cu builds. Both are built once (in the fixture, in parallel); each test pins one line
+ * of the log. Needs nvcc, nm and objdump, not a GPU. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build.h"
+#include "grade.h"
+#include "helpers.h"
+#include "linkrules.h"
+#include "stage.h"
+#include "suites.h"
+#include "util.h"
+
+static cml_lab_spec *lab01;
+static cml_build attack, legit;
+static char work[64];
+
+/* Stage lab 01 with the solution plus tests/attacks/link/<extra> as its student file. */
+static void stage_with(const char *extra, const char *name, cml_build *b)
+{
+    char sub[CML_PATH], err[1024], rel[128];
+    cml_fmt(sub, sizeof sub, "%s/%s", work, name);
+    cml_mkdirs(sub);
+    cml_fmt(rel, sizeof rel, "tests/attacks/link/%s", extra);
+    char *sol = cml_read_text(test_path("solutions/01_coalescing/coalescing.cu"), 1u << 20, NULL);
+    char *add = cml_read_text(test_path(rel), 1u << 20, NULL), *both = NULL;
+    if (sol && add && asprintf(&both, "%s\n%s", sol, add) > 0) {
+        cml_fmt(rel, sizeof rel, "%s/coalescing.cu", sub);
+        cml_write_file(rel, both, strlen(both));
+    }
+    free(sol), free(add), free(both);
+    *b = (cml_build){ .spec = lab01, .cc = cml_default_cc(), .timeout_s = 600 };
+    if (cml_stage(test_root(), lab01, CML_SIDE_STUDENT, sub, work, b->dir, sizeof b->dir, err,
+                  sizeof err) != 0)
+        fprintf(stderr, "link suite: %s\n", err);
+}
+
+static void build_both(void)
+{
+    char err[512];
+    lab01 = calloc(CML_MAX_LABS, sizeof *lab01); /* lab 01 comes first */
+    snprintf(work, sizeof work, "/tmp/cml-test-XXXXXX");
+    if (!lab01 || !mkdtemp(work) ||
+        cml_load_specs(test_root(), "01", lab01, CML_MAX_LABS, err, sizeof err) != 1) {
+        fprintf(stderr, "link suite: %s\n", err);
+        return;
+    }
+    stage_with("attacks.cu", "attack", &attack);
+    stage_with("legit.cu", "legit", &legit);
+    cml_build *const both[] = { &attack, &legit };
+    cml_build_all(both, 2, 2);
+}
+
+static void clean_both(void)
+{
+    cml_build_free(&attack);
+    cml_build_free(&legit);
+    cml_rmtree(work);
+    free(lab01);
+}
+
+/* The attack build failed and its log has a line with every one of the texts. */
+static void assert_rejects(const char *a, const char *b)
+{
+    ck_assert_msg(!attack.ok, "the attack file built");
+    const char *log = attack.log ? attack.log : "";
+    for (const char *l = log; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
+        size_t n = strcspn(l, "\n");
+        char line[1200];
+        snprintf(line, sizeof line, "%.*s", (int)n, l);
+        if (strncmp(line, "link rule: ", 11) == 0 && strstr(line, a) && strstr(line, b))
+            return;
+    }
+    ck_abort_msg("no link-rule line with '%s' and '%s' in:\n%.5000s", a, b, log);
+}
+
+START_TEST(rejects_a_definition_of_clock_gettime)
+{
+    assert_rejects("defines 'clock_gettime'", "(rule: defines)");
+}
+END_TEST
+
+START_TEST(rejects_a_definition_of_main)
+{
+    assert_rejects("defines 'main'", "(rule: defines)");
+}
+END_TEST
+
+START_TEST(rejects_a_strong_copy_of_a_harness_function)
+{
+    assert_rejects("defines '_Z8cml_todoPKcS0_', which the harness defines too", "(rule: defines)");
+}
+END_TEST
+
+START_TEST(rejects_a_c_linkage_kernel_named_like_libc)
+{
+    assert_rejects("defines 'getrandom', a kernel with C linkage", "(rule: defines)");
+}
+END_TEST
+
+START_TEST(rejects_an_operator_new_replacement)
+{
+    assert_rejects("defines '_Znwm'", "(rule: defines)");
+}
+END_TEST
+
+START_TEST(rejects_a_static_constructor)
+{
+    assert_rejects("runs '_ZL14runsBeforeMainv' before or after main", "(rule: constructors)");
+}
+END_TEST
+
+START_TEST(rejects_a_global_object_with_a_destructor)
+{
+    assert_rejects("'__cxa_atexit' used by '_GLOBAL__sub_I_", "(rule: constructors)");
+}
+END_TEST
+
+START_TEST(rejects_an_atexit_call)
+{
+    assert_rejects("'atexit' used by '_Z19registerExitHandlerv'", "(rule: constructors)");
+}
+END_TEST
+
+START_TEST(rejects_fopen)
+{
+    assert_rejects("calls 'fopen'", "(rule: calls (file-access))");
+}
+END_TEST
+
+START_TEST(rejects_execve_through_a_function_pointer_table)
+{
+    assert_rejects("calls 'execve'", "(rule: calls (process-control))");
+}
+END_TEST
+
+START_TEST(rejects_dlopen)
+{
+    assert_rejects("calls 'dlopen'", "(rule: calls (dynamic-loading))");
+}
+END_TEST
+
+START_TEST(rejects_the_driver_api)
+{
+    assert_rejects("calls 'cuModuleLoad'", "(rule: calls (driver-api))");
+}
+END_TEST
+
+START_TEST(rejects_cuda_get_driver_entry_point)
+{
+    assert_rejects("calls 'cudaGetDriverEntryPoint'", "(rule: calls (driver-api))");
+}
+END_TEST
+
+START_TEST(rejects_a_syscall_instruction_in_host_code)
+{
+    assert_rejects("'_Z9rawGetpidv' executes 'syscall'", "(rule: asm)");
+}
+END_TEST
+
+START_TEST(rejects_an_asm_statement_in_host_code)
+{
+    assert_rejects("uses inline assembly", "(rule: asm)");
+}
+END_TEST
+
+START_TEST(rejects_an_exported_global_variable)
+{
+    assert_rejects("defines 'exportedCounter', a global variable (make it static)",
+                   "(rule: defines)");
+}
+END_TEST
+
+START_TEST(rejects_a_line_directive)
+{
+    assert_rejects("has a line directive at coalescing.cu:", "(rule: asm)");
+}
+END_TEST
+
+START_TEST(violation_is_the_first_line_of_the_log)
+{
+    ck_assert_msg(attack.log && strncmp(attack.log, "link rule: coalescing.o ", 24) == 0,
+                  "log starts: %.300s", attack.log ? attack.log : "(none)");
+}
+END_TEST
+
+START_TEST(passes_correct_code_written_differently)
+{
+    ck_assert_msg(legit.ok, "device PTX asm, a template kernel, a host helper, std::vector, "
+                  "__ldg, int4, annotated_ptr, #if 0: rejected:\n%.5000s",
+                  legit.log ? legit.log : "");
+}
+END_TEST
+
+START_TEST(missing_objdump_means_not_enforced_never_a_fail)
+{
+    char *report = NULL;
+    char *cu[] = { "coalescing.cu" }, *pristine[] = { "harness.o", "common/cml_lab.o" };
+    setenv("CML_OBJDUMP", "/nonexistent/objdump", 1);
+    int rc = cml_link_check(&lab01->link, attack.dir, cu, 1, pristine, 2, "kept", &report);
+    unsetenv("CML_OBJDUMP");
+    ck_assert_msg(rc == CML_LINK_NOT_ENFORCED && report &&
+                  strstr(report, "link rules not enforced: objdump not found"),
+                  "rc %d, report: %s", rc, report ? report : "(none)");
+    free(report);
+}
+END_TEST
+
+START_TEST(link_rules_parse_error_names_file_and_line)
+{
+    char dir[64], path[CML_PATH], err[512];
+    cml_link_rules *r = calloc(1, sizeof *r);
+    test_tmpdir(dir, sizeof dir);
+    cml_fmt(path, sizeof path, "%s/link.rules", dir);
+    test_write(path, "# shared rules\ncalls memcpy\nallow strlen\n");
+    int rc = cml_link_rules_load(path, r, err, sizeof err);
+    free(r);
+    cml_rmtree(dir);
+    ck_assert_msg(rc < 0 && strstr(err, "link.rules:3: unknown directive 'allow'"), "%s", err);
+}
+END_TEST
+
+START_TEST(api_names_match_a_cxx_function_by_its_top_level_name)
+{
+    ck_assert(cml_link_match(&lab01->link, CML_LINK_API,
+                             "_Z21launch_copy_coalescedPfPKfmP11CUstream_st", NULL));
+    ck_assert(!cml_link_match(&lab01->link, CML_LINK_API, "_Z8cml_todoPKcS0_", NULL));
+}
+END_TEST
+
+/* Both builds happen once, before the tests (they take a few seconds each). */
+Suite *link_suite(void)
+{
+    Suite *s = suite_create("link");
+    TCase *tc = tcase_create("attacks and correct code");
+    tcase_set_timeout(tc, 900);
+    tcase_add_unchecked_fixture(tc, build_both, clean_both);
+    tcase_add_test(tc, rejects_a_definition_of_clock_gettime);
+    tcase_add_test(tc, rejects_a_definition_of_main);
+    tcase_add_test(tc, rejects_a_strong_copy_of_a_harness_function);
+    tcase_add_test(tc, rejects_a_c_linkage_kernel_named_like_libc);
+    tcase_add_test(tc, rejects_an_operator_new_replacement);
+    tcase_add_test(tc, rejects_a_static_constructor);
+    tcase_add_test(tc, rejects_a_global_object_with_a_destructor);
+    tcase_add_test(tc, rejects_an_atexit_call);
+    tcase_add_test(tc, rejects_fopen);
+    tcase_add_test(tc, rejects_execve_through_a_function_pointer_table);
+    tcase_add_test(tc, rejects_dlopen);
+    tcase_add_test(tc, rejects_the_driver_api);
+    tcase_add_test(tc, rejects_cuda_get_driver_entry_point);
+    tcase_add_test(tc, rejects_a_syscall_instruction_in_host_code);
+    tcase_add_test(tc, rejects_an_asm_statement_in_host_code);
+    tcase_add_test(tc, rejects_an_exported_global_variable);
+    tcase_add_test(tc, rejects_a_line_directive);
+    tcase_add_test(tc, violation_is_the_first_line_of_the_log);
+    tcase_add_test(tc, passes_correct_code_written_differently);
+    tcase_add_test(tc, missing_objdump_means_not_enforced_never_a_fail);
+    tcase_add_test(tc, link_rules_parse_error_names_file_and_line);
+    tcase_add_test(tc, api_names_match_a_cxx_function_by_its_top_level_name);
+    suite_add_tcase(s, tc);
+    return s;
+}
