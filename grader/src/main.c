@@ -240,6 +240,30 @@ static int cmd_bench(cli *c)
     return rc;
 }
 
+/* `doctor`: what the sandbox enforces here, and whether CUDA runs inside it (the GPU probe,
+ * confined like a lab). */
+static int cmd_doctor(void)
+{
+    char root[CML_PATH], cache[CML_PATH], err[512];
+    cml_sandbox_describe(stdout);
+    cml_probe_result *p = calloc(1, sizeof *p);
+    if (!p || cml_find_root(root, sizeof root, err, sizeof err) < 0 ||
+        cml_fmt(cache, sizeof cache, "%s/build/cache", root) < 0) {
+        printf("GPU inside the sandbox: not tried (%s)\n", p ? err : "out of memory");
+        free(p);
+        return 1;
+    }
+    cml_probe(root, cache, p);
+    if (p->have_gpu)
+        printf("GPU inside the sandbox: %s (sm_%d) answers a confined lab process\n",
+               p->rec.device_name, p->rec.cc);
+    else
+        printf("GPU inside the sandbox: none (%s)\n", p->reason);
+    int rc = p->have_gpu ? 0 : 1;
+    free(p);
+    return rc;
+}
+
 /* Dispatch the command. */
 int main(int argc, char **argv)
 {
@@ -251,10 +275,8 @@ int main(int argc, char **argv)
         fputs(USAGE, stdout);
         return 0;
     }
-    if (strcmp(argv[1], "doctor") == 0) { /* what the sandbox enforces on this machine */
-        cml_sandbox_describe(stdout);
-        return 0;
-    }
+    if (strcmp(argv[1], "doctor") == 0) /* what the sandbox enforces on this machine */
+        return cmd_doctor();
     int bench = strcmp(argv[1], "bench") == 0;
     if (!bench && strcmp(argv[1], "grade") != 0)
         return usage_error("unknown command '%s': use grade or bench", argv[1]);

@@ -73,14 +73,15 @@ static inline int cml_ll_abi(void)
 }
 
 /* A ruleset handling every right this ABI knows (but ioctl); its fd or -1. */
-static inline int cml_ll_create(int abi)
+static inline int cml_ll_create(int abi, int no_scope, int no_net)
 {
     struct cml_ll_ruleset_attr a = { (CML_LL_MAKE_SYM << 1) - 1, 0, 0 };
     size_t size = sizeof a;
     if (abi >= 2) a.handled_access_fs |= CML_LL_REFER;
     if (abi >= 3) a.handled_access_fs |= CML_LL_TRUNCATE;
+    if (no_net) abi = abi < 3 ? abi : 3; /* diagnosis: no TCP rules means no scoping either */
     if (abi >= 4) a.handled_access_net = CML_LL_NET_BIND_TCP | CML_LL_NET_CONNECT_TCP;
-    if (abi >= 6) a.scoped = CML_LL_SCOPE_SIGNAL | CML_LL_SCOPE_ABSTRACT_UNIX_SOCKET;
+    if (abi >= 6 && !no_scope) a.scoped = CML_LL_SCOPE_SIGNAL | CML_LL_SCOPE_ABSTRACT_UNIX_SOCKET;
     if (abi < 4) size = sizeof a.handled_access_fs;
     else if (abi < 6) size = 2 * sizeof(uint64_t);
     return (int)syscall(SYS_landlock_create_ruleset, &a, size, 0);

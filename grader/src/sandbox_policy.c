@@ -175,7 +175,9 @@ int cml_sandbox_ruleset(const cml_sandbox *sb, const char *bin, char *why, size_
         snprintf(why, whylen, "%s", caps->missing);
         return -1;
     }
-    int rs = cml_ll_create(caps->landlock_abi);
+    const char *relax = getenv("CML_SANDBOX_RELAX"); /* diagnosis only: docs/ARCHITECTURE.md */
+    int rs = cml_ll_create(caps->landlock_abi, relax && strstr(relax, "scope"),
+                           relax && strstr(relax, "net"));
     if (rs < 0) {
         snprintf(why, whylen, "landlock_create_ruleset failed (%s)", strerror(errno));
         return -1;
@@ -186,7 +188,17 @@ int cml_sandbox_ruleset(const cml_sandbox *sb, const char *bin, char *why, size_
     for (size_t i = 0; rc == 0 && i < sizeof DEV_WRITE / sizeof DEV_WRITE[0]; i++)
         rc = add_rule(rs, DEV_WRITE[i], CML_LL_READ_FILE | CML_LL_WRITE_FILE);
     rc = rc ? rc : grant_library_path(rs);
-    const char *relax = getenv("CML_SANDBOX_RELAX"); /* diagnosis only: docs/ARCHITECTURE.md */
+    if (rc == 0 && relax && strstr(relax, "readall"))
+        rc = add_rule(rs, "/", CML_LL_READ);
+    for (const char *r = relax; rc == 0 && r && *r; r += strcspn(r, ","), r += *r == ',') {
+        char path[256]; /* "w:/path" grants every right beneath path, "x:/path" execution */
+        size_t n = strcspn(r, ",");
+        if (n > 2 && n < sizeof path && (r[0] == 'w' || r[0] == 'x') && r[1] == ':') {
+            snprintf(path, sizeof path, "%.*s", (int)n - 2, r + 2);
+            rc = add_rule(rs, path, r[0] == 'x' ? CML_LL_READ | CML_LL_EXECUTE
+                          : (CML_LL_TRUNCATE << 1) - 1);
+        }
+    }
     if (rc == 0 && relax && strstr(relax, "dev"))
         rc = add_rule(rs, "/dev", CML_LL_READ | CML_LL_WRITE_FILE | CML_LL_MAKE_REG |
                       CML_LL_REMOVE_FILE | CML_LL_TRUNCATE);
@@ -206,8 +218,11 @@ int cml_sandbox_ruleset(const cml_sandbox *sb, const char *bin, char *why, size_
     if (rc == 0 && sb->tool_root) { /* the tool's own programs, its /proc needs, its ports */
         rc = add_rule(rs, sb->tool_root, CML_LL_READ | CML_LL_EXECUTE);
         rc = rc ? rc : grant_exec(rs, "/bin/sh", 0);
-        rc = rc ? rc : add_rule(rs, "/proc", CML_LL_READ | CML_LL_WRITE_FILE);
-        rc = rc ? rc : caps->net ? grant_tool_ports(rs) : 0;
+        /* ncu and compute-sanitizer are shell scripts that run dirname and cut (H100) */
+        rc = rc ? rc : add_rule(rs, "/usr/bin", CML_LL_READ | CML_LL_EXECUTE);
+        rc = rc ? rc : add_rule(rs, "/bin", CML_LL_READ | CML_LL_EXECUTE);
+        rc = rc ? rc : add_rule(rs, "/proc", CML_LL_READ | CML_LL_WRITE_FILE | CML_LL_TRUNCATE);
+        rc = rc ? rc : caps->net && !(relax && strstr(relax, "net")) ? grant_tool_ports(rs) : 0;
     }
     if (rc < 0) {
         snprintf(why, whylen, "a Landlock rule could not be added (%s)", strerror(errno));
@@ -232,9 +247,11 @@ int cml_sandbox_enter(int ruleset_fd, const cml_sandbox_caps *caps, int tool)
         return -1;
     if (ruleset_fd < 0)
         return 0;
-    if (!tool) { /* CUDA writes beneath its own /proc/<pid> (cudaErrorOperatingSystem without) */
+    if (!tool) { /* CUDA opens files beneath its own /proc/<pid> for writing, with O_TRUNC
+                  * (cudaErrorOperatingSystem without write and truncate; H100, CUDA 13.0) */
         int self = open("/proc/self", O_PATH | O_DIRECTORY | O_CLOEXEC);
-        struct cml_ll_path_beneath pb = { CML_LL_READ | CML_LL_WRITE_FILE, self };
+        struct cml_ll_path_beneath pb = { CML_LL_READ | CML_LL_WRITE_FILE | CML_LL_TRUNCATE,
+                                          self };
         if (self < 0 || cml_ll_add_rule(ruleset_fd, CML_LL_RULE_PATH_BENEATH, &pb) < 0)
             return -1;
         close(self);
