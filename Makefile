@@ -20,7 +20,7 @@ LDLIBS := -pthread -lm
 GRADER_SRC := $(sort $(wildcard grader/src/*.c))
 GRADER_OBJ := $(GRADER_SRC:%.c=$(BUILD)/obj/%.o)
 LIB_OBJ := $(filter-out $(BUILD)/obj/grader/src/main.o,$(GRADER_OBJ))
-TEST_SRC := $(filter-out tests/fake_lab.c,$(sort $(wildcard tests/*.c)))
+TEST_SRC := $(filter-out tests/fake_lab%,$(sort $(wildcard tests/*.c)))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS = $(shell pkg-config --libs check)
@@ -42,9 +42,10 @@ $(BUILD)/obj/tests/%.o: tests/%.c
 $(BUILD)/check_tests: $(TEST_OBJ) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
-$(BUILD)/fake_lab: tests/fake_lab.c common/cml_rand.h
+$(BUILD)/fake_lab: tests/fake_lab.c tests/fake_lab_attacks.c tests/fake_lab_attacks.h \
+                   common/cml_rand.h
 	@mkdir -p $(@D)
-	$(CC) -Icommon $(STRICT) $(CFLAGS) -o $@ $< -lm
+	$(CC) -Icommon $(STRICT) $(CFLAGS) -o $@ tests/fake_lab.c tests/fake_lab_attacks.c -lm
 
 grade: $(BUILD)/cml-grade
 	$(BUILD)/cml-grade grade $(if $(LAB),--lab $(LAB)) $(if $(SUBMISSION),--submission $(SUBMISSION))

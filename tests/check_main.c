@@ -17,7 +17,8 @@ int main(void)
     int gpu = want_gpu && gpu_present(reason, sizeof reason);
     Suite *(*const suites[])(void) = { spec_suite, records_suite, verify_suite, score_suite,
                                        claims_suite, report_suite, run_suite, pipeline_suite,
-                                       build_suite, technique_suite, planted_suite, link_suite };
+                                       build_suite, technique_suite, planted_suite, link_suite,
+                                       sandbox_suite };
     SRunner *sr = srunner_create(NULL);
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)
         srunner_add_suite(sr, suites[i]());
@@ -29,6 +30,11 @@ int main(void)
     int skipped = want_gpu && !gpu ? gpu_test_count() : 0;
     if (skipped)
         printf("GPU tests: %d skipped (no GPU: %s)\n", skipped, reason);
+    int no_landlock = !only || strcmp(only, "sandbox") == 0 ? sandbox_tests_skipped() : 0;
+    if (no_landlock)
+        printf("sandbox attack tests: %d skipped (no Landlock in this kernel: the attacks "
+               "would not be refused)\n", no_landlock);
+    skipped += no_landlock;
     printf("%d passed, %d failed, %d skipped\n", run - failed, failed, skipped);
     return failed ? 1 : 0;
 }

@@ -19,6 +19,8 @@
  *              but `wrong` in the second measurement (fast only when wrong); `slowthenforge`:
  *              the same, but `dupcase` in the second measurement
  *   FAKE_REF_MODE  the mode of a --no-output run (the reference), default right
+ *   attack_*   an attack on the sandbox before the first case, then right outputs
+ *              (tests/fake_lab_attacks.c says which, tests/test_sandbox.c runs them)
  * A run with --no-output (how the grader runs the reference) behaves unless FAKE_REF_MODE
  * says otherwise. With no --case it acts as the probe: hello, device, done. */
 #include <math.h>
@@ -31,6 +33,7 @@
 #include <unistd.h>
 
 #include "cml_rand.h"
+#include "fake_lab_attacks.h"
 
 typedef struct {
     char task[16], text[160];
@@ -172,6 +175,11 @@ static void run_case(int k, int ncases, const fake_case *c, uint64_t seed, const
         int again = second_measurement(); /* slowonce, then fast and wrong or forged */
         mode = !again ? "slowonce" : strcmp(mode, "slowthenwrong") == 0 ? "wrong" : "dupcase";
     }
+    int planted = 0; /* case0.bin is the attack's link or FIFO: leave it as the output */
+    if (fake_is_attack(mode)) {
+        planted = k == 0 && fake_attack(mode, dir);
+        mode = "right";
+    }
     stop_if_told(mode, k, ncases);
     if (strcmp(mode, "cudaerror") == 0)
         cuda_error_exit(k, c->task);
@@ -181,7 +189,7 @@ static void run_case(int k, int ncases, const fake_case *c, uint64_t seed, const
         return;
     }
     uint64_t n = out_elems(c);
-    if (dir && strcmp(mode, "nothing") != 0 && write_output(dir, k, c, seed, mode) != 0) {
+    if (dir && !planted && strcmp(mode, "nothing") != 0 && write_output(dir, k, c, seed, mode) != 0) {
         record("case k=%d task=%s status=error msg=cannot write the output file", k, c->task);
         return;
     }

@@ -153,6 +153,7 @@ typedef struct {
     int mem_exceeded;     /* killed: its processes passed their resident-memory cap */
     int strays;           /* descendants alive after it ended (killed by the supervisor) */
     uint64_t peak_rss;    /* the process tree's largest resident size seen, bytes */
+    uint64_t mem_cap;     /* the cap it ran under (resident bytes of its tree) */
     char unconfined[160]; /* why it ran without Landlock, "" when confined */
 } cml_proc_result;
 

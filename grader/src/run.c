@@ -410,9 +410,10 @@ int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *s
     }
     child_plan extra = { .sandboxed = 1, .tool = tool_root != NULL, .ruleset_fd = rs,
                          .report_w = rep[1], .report_r = rep[0], .caps = caps,
-                         .mem_cap = CML_SANDBOX_MEM_DEFAULT };
+                         .mem_cap = cml_sandbox_mem_cap() };
     int rc = run_plan(argv, env, scratch, result_fd, timeout_s, output_cap, &extra, out);
     out->confined = rs >= 0;
+    out->mem_cap = extra.mem_cap;
     snprintf(out->unconfined, sizeof out->unconfined, "%.150s", rs >= 0 ? "" : caps->missing);
     close(rep[0]);
     close(rep[1]);

@@ -11,7 +11,8 @@
 const char *cml_signal_name(int sig);
 
 /* One phrase for how a run ended: "was killed by SIGSEGV (Segmentation fault)",
- * "exited with status 3", "timed out after 60 s (killed)", "exited normally",
+ * "exited with status 3", "timed out after 60 s (killed)", "was killed: its processes used
+ * more than 64 MiB of host memory", "exited normally",
  * "could not start: ...". timeout_s is the limit it ran under. */
 void cml_proc_describe(const cml_proc_result *r, double timeout_s, char *buf, size_t len);
 

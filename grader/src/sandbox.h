@@ -12,6 +12,7 @@
 #include "cml.h"
 
 #define CML_SANDBOX_MEM_DEFAULT (24ull << 30) /* resident bytes of one task's process tree */
+#define CML_SANDBOX_MEM_MIN (16ull << 20)     /* below this no lab binary could even start */
 
 /* One confined run. */
 typedef struct {
@@ -49,6 +50,11 @@ void cml_sandbox_protect(const char *const *paths, int n);
  * with a message in err. Remove it with cml_rmtree when done. */
 int cml_sandbox_scratch(const char *parent, const char *name, const char *bin, char *dir,
                         size_t len, char *err, size_t errlen);
+
+/* The resident-memory cap of one task's process tree: CML_SANDBOX_MEM when set ("512M",
+ * "8G", bytes without a suffix; at least CML_SANDBOX_MEM_MIN), else CML_SANDBOX_MEM_DEFAULT.
+ * Read on every call: the tests set a small cap to show a hog is killed. */
+uint64_t cml_sandbox_mem_cap(void);
 
 /* Print what this machine enforces, one line per protection ("cml-grade doctor"). */
 void cml_sandbox_describe(FILE *f);

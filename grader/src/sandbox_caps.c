@@ -61,6 +61,22 @@ const cml_sandbox_caps *cml_sandbox_caps_get(void)
     return mode && strcmp(mode, "off") == 0 ? &off : &caps;
 }
 
+/* Contract in sandbox.h. A value that does not parse falls back to the default: a typo must
+ * not leave a task uncapped. */
+uint64_t cml_sandbox_mem_cap(void)
+{
+    const char *v = getenv("CML_SANDBOX_MEM");
+    char *end = NULL;
+    unsigned long long n = v && *v ? strtoull(v, &end, 10) : 0;
+    int shift = !end ? -1 : !*end ? 0 : !strcmp(end, "K") || !strcmp(end, "k") ? 10 :
+                !strcmp(end, "M") || !strcmp(end, "m") ? 20 :
+                !strcmp(end, "G") || !strcmp(end, "g") ? 30 : -1;
+    if (shift < 0 || n == 0 || n > (~0ull >> shift))
+        return CML_SANDBOX_MEM_DEFAULT;
+    uint64_t cap = (uint64_t)n << shift;
+    return cap < CML_SANDBOX_MEM_MIN ? CML_SANDBOX_MEM_MIN : cap;
+}
+
 /* Contract in sandbox.h. */
 void cml_sandbox_describe(FILE *f)
 {
@@ -78,8 +94,9 @@ void cml_sandbox_describe(FILE *f)
             c->net ? "yes" : "MISSING");
     fprintf(f, "  %-8s every descendant killed when the task ends (supervisor is a child "
             "subreaper)\n", c->subreaper ? "yes" : "MISSING");
-    fprintf(f, "  %-8s resident memory of the task's processes capped (watchdog, default "
-            "%llu GiB)\n", "yes", (unsigned long long)(CML_SANDBOX_MEM_DEFAULT >> 30));
+    fprintf(f, "  %-8s resident memory of the task's processes capped at %llu MiB (watchdog; "
+            "CML_SANDBOX_MEM changes it)\n", "yes",
+            (unsigned long long)(cml_sandbox_mem_cap() >> 20));
     if (c->drop_user)
         fprintf(f, "  %-8s the grader is root: labs run as uid %d, gid %d\n", "yes",
                 (int)c->uid, (int)c->gid);

@@ -41,7 +41,6 @@
 #define CML_LL_SCOPE_SIGNAL (1ull << 1)               /* ABI 6 */
 
 #define CML_LL_READ (CML_LL_READ_FILE | CML_LL_READ_DIR)
-#define CML_LL_READ_DIR_ONLY CML_LL_READ_DIR
 #define CML_LL_FILE_RIGHTS (CML_LL_EXECUTE | CML_LL_WRITE_FILE | CML_LL_READ_FILE | \
                             CML_LL_TRUNCATE)
 /* The scratch folder: files and folders in it, but no links, devices, FIFOs or sockets (a

@@ -2,7 +2,7 @@
  * folders listed, nothing a forked child of a threaded program may not do), entered by the lab
  * process just before exec. Landlock only ever allows, so "everything but the grader's files" is
  * built by granting the system folders and, where one holds a protected folder, its other
- * entries instead (see grant_read). */
+ * entries instead (see grant_read): that folder itself cannot be listed. */
 #include "sandbox.h"
 #include "sandbox_landlock.h"
 #include "util.h"
@@ -84,7 +84,10 @@ static int grant_read(int rs, const char *dir, int depth)
     DIR *d = opendir(real);
     if (!d)
         return 0;
-    int rc = add_rule(rs, real, CML_LL_READ_DIR_ONLY); /* list it, read no file by that right */
+    /* No right on dir itself: a Landlock right on a folder holds for everything beneath it,
+     * so even READ_DIR here would let the lab list every folder of the protected tree (the
+     * output folder's names included). Paths through dir still resolve without it. */
+    int rc = 0;
     struct dirent *e;
     char child[CML_PATH];
     while (rc == 0 && (e = readdir(d)))
