@@ -170,6 +170,26 @@ static int grant_tool_ports(int rs)
     return 0;
 }
 
+/* Read and execute beneath /opt, except protected folders there (a repository in /opt). */
+static int grant_read_exec_opt(int rs)
+{
+    char real[CML_PATH];
+    for (int i = 0; i < nprotected; i++)
+        if (realpath("/opt", real) && beneath(protected_paths[i], real))
+            return 0;
+    return add_rule(rs, "/opt", CML_LL_READ | CML_LL_EXECUTE);
+}
+
+/* Writing in /tmp for a tool run, unless a protected folder lies there. */
+static int grant_tmp(int rs)
+{
+    char real[CML_PATH];
+    for (int i = 0; i < nprotected; i++)
+        if (realpath("/tmp", real) && beneath(protected_paths[i], real))
+            return 0;
+    return add_rule(rs, "/tmp", (CML_LL_TRUNCATE << 1) - 1); /* sockets and FIFOs too */
+}
+
 /* Contract in sandbox.h. */
 int cml_sandbox_ruleset(const cml_sandbox *sb, const char *bin, char *why, size_t whylen)
 {
@@ -224,6 +244,11 @@ int cml_sandbox_ruleset(const cml_sandbox *sb, const char *bin, char *why, size_
         /* ncu and compute-sanitizer are shell scripts that run dirname and cut (H100) */
         rc = rc ? rc : add_rule(rs, "/usr/bin", CML_LL_READ | CML_LL_EXECUTE);
         rc = rc ? rc : add_rule(rs, "/bin", CML_LL_READ | CML_LL_EXECUTE);
+        /* the toolkit's ncu script execs Nsight Compute's own install under /opt (H100) */
+        rc = rc ? rc : grant_read_exec_opt(rs);
+        /* both tools write their own files in /tmp whatever TMPDIR says (H100, CUDA 13.0):
+         * granted to tool runs only, and never when a protected folder lies in /tmp */
+        rc = rc ? rc : grant_tmp(rs);
         rc = rc ? rc : add_rule(rs, "/proc", CML_LL_READ | CML_LL_WRITE_FILE | CML_LL_TRUNCATE);
         rc = rc ? rc : caps->net && !(relax && strstr(relax, "net")) ? grant_tool_ports(rs) : 0;
     }
