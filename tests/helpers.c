@@ -2,6 +2,7 @@
 #include "helpers.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,4 +106,26 @@ const test_summary_line *test_summary_find(const test_summary_line *lines, int n
         if (strcmp(lines[i].lab, lab) == 0 && strcmp(lines[i].task, task) == 0)
             return &lines[i];
     return NULL;
+}
+
+/* Contract in helpers.h. */
+const cml_task_result *test_task(const cml_lab_result *r, const char *id)
+{
+    for (int i = 0; i < r->ntasks; i++)
+        if (strcmp(r->tasks[i].spec->id, id) == 0)
+            return &r->tasks[i];
+    ck_abort_msg("no task %s in the result", id);
+    return NULL;
+}
+
+/* Contract in helpers.h. */
+int test_others_full(const cml_lab_result *r, const char *except)
+{
+    for (int i = 0; i < r->ntasks; i++) {
+        const cml_task_result *t = &r->tasks[i];
+        if (strcmp(t->spec->id, except) != 0 &&
+            (strcmp(t->status, "passed") != 0 || fabs(t->score - t->max_score) > 1e-9))
+            return 0;
+    }
+    return 1;
 }

@@ -37,6 +37,12 @@ int test_read_summary(const char *out_dir, test_summary_line *lines, int max);
 const test_summary_line *test_summary_find(const test_summary_line *lines, int n,
                                            const char *lab, const char *task);
 
+/* The result of task `id` in a graded lab; aborts the test when there is none. */
+const cml_task_result *test_task(const cml_lab_result *r, const char *id);
+
+/* Whether every task of r but `except` passed with full marks. */
+int test_others_full(const cml_lab_result *r, const char *except);
+
 /* tests/fake_root.c: a repository in `dir` for two fake labs (01_fake: tasks 1.1 copy, 1.2
  * transpose, 1.3 gather; 02_fake: 2.1 copy, 2.2 gather) whose lab binaries are build/fake_lab:
  * grader/specs, common/, labs/, solutions/, and bin/nvcc, a fake nvcc that "compiles" by copying

@@ -375,11 +375,7 @@ END_TEST
 
 static const cml_task_result *task(const char *id)
 {
-    for (int i = 0; i < result.ntasks; i++)
-        if (strcmp(result.tasks[i].spec->id, id) == 0)
-            return &result.tasks[i];
-    ck_abort_msg("no task %s in the result", id);
-    return NULL;
+    return test_task(&result, id);
 }
 
 START_TEST(memory_hog_is_killed_with_a_clear_message)

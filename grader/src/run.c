@@ -252,9 +252,11 @@ static void take_report(int report_r, int *status, cml_proc_result *out)
     *status = rep.ended ? rep.status : SIGKILL; /* a wait status of "killed by SIGKILL" */
 }
 
+/* Fill out (cleared first) for a program that could not be started; -1. */
 static int start_failed(cml_proc_result *out, const char *what, const char *argv0, int err)
 {
     char msg[512];
+    memset(out, 0, sizeof *out);
     snprintf(msg, sizeof msg, "could not start %.200s: %.200s failed (%s)", argv0, what,
              strerror(err));
     out->output = strdup(msg);
@@ -389,22 +391,18 @@ int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *s
     env[e] = NULL;
     if (!argv || !argv[0] || cml_fmt(prog, sizeof prog, "%s%s%s", argv[0][0] == '/' ? "" :
                                      scratch, argv[0][0] == '/' ? "" : "/", argv[0]) < 0) {
-        memset(out, 0, sizeof *out);
         return start_failed(out, "argument check", "(none)", EINVAL);
     }
     if (caps->drop_user && chown(scratch, caps->uid, caps->gid) < 0) {
-        memset(out, 0, sizeof *out);
         return start_failed(out, "handing the scratch folder to the lab's user", prog, errno);
     }
     cml_sandbox sb = { scratch, tool_root, 0 };
     int rs = caps->fs ? cml_sandbox_ruleset(&sb, prog, why, sizeof why) : -1;
     if (caps->fs && rs < 0) { /* Landlock is there but the policy failed: never run loose */
-        memset(out, 0, sizeof *out);
         return start_failed(out, why, prog, EPERM);
     }
     int rep[2] = { -1, -1 };
     if (pipe2(rep, O_CLOEXEC) < 0) {
-        memset(out, 0, sizeof *out);
         if (rs >= 0) close(rs);
         return start_failed(out, "creating the supervisor's pipe", prog, errno);
     }

@@ -211,8 +211,6 @@ int cml_sandbox_ruleset(const cml_sandbox *sb, const char *bin, char *why, size_
     for (size_t i = 0; rc == 0 && i < sizeof DEV_WRITE / sizeof DEV_WRITE[0]; i++)
         rc = add_rule(rs, DEV_WRITE[i], CML_LL_READ_FILE | CML_LL_WRITE_FILE);
     rc = rc ? rc : grant_library_path(rs);
-    if (rc == 0 && relax && strstr(relax, "readall"))
-        rc = add_rule(rs, "/", CML_LL_READ);
     for (const char *r = relax; rc == 0 && r && *r; r += strcspn(r, ","), r += *r == ',') {
         char path[256]; /* "w:/path" grants every right beneath path, "x:/path" execution */
         size_t n = strcspn(r, ",");
@@ -222,11 +220,6 @@ int cml_sandbox_ruleset(const cml_sandbox *sb, const char *bin, char *why, size_
                           : (CML_LL_TRUNCATE << 1) - 1);
         }
     }
-    if (rc == 0 && relax && strstr(relax, "dev"))
-        rc = add_rule(rs, "/dev", CML_LL_READ | CML_LL_WRITE_FILE | CML_LL_MAKE_REG |
-                      CML_LL_REMOVE_FILE | CML_LL_TRUNCATE);
-    if (rc == 0 && relax && strstr(relax, "proc"))
-        rc = add_rule(rs, "/proc", CML_LL_READ | CML_LL_WRITE_FILE);
     DIR *dev = rc ? NULL : opendir("/dev"); /* the GPU's device files: /dev/nvidia* */
     for (struct dirent *e; dev && rc == 0 && (e = readdir(dev));) {
         char path[CML_PATH];

@@ -21,6 +21,10 @@
 #define MAX_PROCS 8192 /* processes looked at per /proc scan */
 #define WATCH_MS 50    /* resident memory checked this often */
 
+/* One /proc scan's table, shared by the memory watch and the killing (the supervisor is
+ * single-threaded). */
+static int scan_pid[MAX_PROCS], scan_ppid[MAX_PROCS];
+
 struct dirent64_raw {
     uint64_t ino;
     int64_t off;
@@ -112,7 +116,7 @@ static int descends(int i, int self, const int *pid, const int *ppid, int n)
 /* Resident bytes of every descendant of self. */
 static uint64_t tree_rss(int self)
 {
-    static int pid[MAX_PROCS], ppid[MAX_PROCS]; /* the supervisor is single-threaded */
+    int *pid = scan_pid, *ppid = scan_ppid;
     char statm[128];
     int n = scan(pid, ppid);
     uint64_t pages = 0;
@@ -128,7 +132,7 @@ static uint64_t tree_rss(int self)
 /* SIGKILL every child of self; how many. Orphans of the killed come back as new children. */
 static int kill_children(int self)
 {
-    static int pid[MAX_PROCS], ppid[MAX_PROCS];
+    int *pid = scan_pid, *ppid = scan_ppid;
     int n = scan(pid, ppid), killed = 0;
     for (int i = 0; i < n; i++)
         if (ppid[i] == self && kill(pid[i], SIGKILL) == 0)
