@@ -10,8 +10,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "helpers.h"
 #include "run.h"
+#include "sandbox.h"
+#include "stage.h"
 #include "suites.h"
+#include "util.h"
+
+#include <sys/stat.h>
 
 static cml_proc_result res;
 
@@ -207,6 +213,67 @@ START_TEST(no_zombie_is_left_behind)
 }
 END_TEST
 
+/* A copy of stat(1) run confined in `dir`, asked about dir's full path: what Nsight Compute
+ * does with its working folder. Its exit status. */
+static int stat_own_folder(const char *dir)
+{
+    char *argv[] = { "./lab", "-c", "%n", (char *)dir, NULL };
+    cml_proc_result_free(&res);
+    cml_run_sandboxed(argv, NULL, dir, NULL, -1, 10, 4096, &res);
+    ck_assert_msg(res.started, "stat did not start: %s", res.output ? res.output : "");
+    return res.exit_code;
+}
+
+/* As root the lab runs as nobody, which cannot pass through a closed folder such as /root:
+ * its run folder must then lie where nobody can reach it by its full path, or ncu stops with
+ * "status: Permission denied" (H100). Not root: the run folder lies in the given parent. */
+START_TEST(run_folder_is_reachable_by_the_labs_user)
+{
+    char top[64], parent[CML_PATH], dir[CML_PATH], err[256];
+    test_tmpdir(top, sizeof top);
+    chmod(top, 0700); /* closed, like /root */
+    cml_fmt(parent, sizeof parent, "%s/work", top);
+    ck_assert_msg(cml_sandbox_scratch(parent, "t", "/usr/bin/stat", dir, sizeof dir, err,
+                                      sizeof err) == 0, "%s", err);
+    if (!cml_sandbox_caps_get()->drop_user) {
+        ck_assert_msg(strncmp(dir, parent, strlen(parent)) == 0, "%s not in %s", dir, parent);
+    } else {
+        struct stat st;
+        const char *base = cml_sandbox_run_parent(parent);
+        ck_assert(stat(base, &st) == 0);
+        ck_assert_msg((st.st_mode & 07777) == 0711 && st.st_uid == 0,
+                      "%s: mode %o, owner %d (want 0711, root: passable, not listable)", base,
+                      st.st_mode & 07777, (int)st.st_uid);
+    }
+    ck_assert_msg(stat_own_folder(dir) == 0, "the lab cannot reach %s: %s", dir,
+                  res.output ? res.output : "");
+    cml_rmtree(dir);
+    cml_rmtree(top);
+}
+END_TEST
+
+/* Counterpart: a run folder under a closed folder, as the grader made them before; as root the
+ * lab's user cannot reach it, so the test above can fail. */
+START_TEST(run_folder_under_a_closed_folder_is_unreachable_as_nobody)
+{
+    char top[64], dir[CML_PATH], err[256];
+    test_tmpdir(top, sizeof top);
+    chmod(top, 0700);
+    cml_fmt(dir, sizeof dir, "%s/run", top);
+    ck_assert(mkdir(dir, 0700) == 0);
+    char lab[CML_PATH];
+    cml_fmt(lab, sizeof lab, "%s/lab", dir);
+    ck_assert_msg(cml_copy_file("/usr/bin/stat", lab, 1 << 30, err, sizeof err) == 0, "%s", err);
+    chmod(lab, 0755);
+    int rc = stat_own_folder(dir);
+    if (cml_sandbox_caps_get()->drop_user)
+        ck_assert_msg(rc != 0, "nobody reached %s through a 0700 folder", dir);
+    else
+        ck_assert_int_eq(rc, 0); /* its own user passes through its own folders */
+    cml_rmtree(top);
+}
+END_TEST
+
 /* The sandbox's tests. */
 Suite *run_suite(void)
 {
@@ -233,6 +300,8 @@ Suite *run_suite(void)
     tcase_add_test(tc, file_size_is_capped);
     tcase_add_test(tc, wall_time_is_measured);
     tcase_add_test(tc, no_zombie_is_left_behind);
+    tcase_add_test(tc, run_folder_is_reachable_by_the_labs_user);
+    tcase_add_test(tc, run_folder_under_a_closed_folder_is_unreachable_as_nobody);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -99,6 +99,9 @@ static void setup(void)
 
 static void teardown(void)
 {
+    const char *runs = cml_sandbox_run_parent(work);
+    if (strcmp(runs, work) != 0)
+        cml_rmtree(runs); /* as root, kept run folders lie in the grader's folder in /tmp */
     cml_rmtree(root);
 }
 
@@ -152,11 +155,12 @@ static int full_marks(void)
 /* Task 1.1's kept run folder's file `name`, read (malloc'd), or NULL. */
 static char *run_file(const char *name)
 {
-    DIR *d = opendir(work);
+    const char *runs = cml_sandbox_run_parent(work); /* as root: in /tmp, reachable by nobody */
+    DIR *d = opendir(runs);
     char *text = NULL, p[CML_PATH];
     for (struct dirent *e; d && !text && (e = readdir(d));)
         if (!strncmp(e->d_name, "01_fake-1.1-out-", 16) &&
-            cml_fmt(p, sizeof p, "%s/%s/%s", work, e->d_name, name) == 0)
+            cml_fmt(p, sizeof p, "%s/%s/%s", runs, e->d_name, name) == 0)
             text = cml_read_text(p, 1 << 20, NULL);
     if (d)
         closedir(d);

@@ -105,9 +105,11 @@ static int nvcc_step(const cml_build *b, char *const *args, char *const *extra, 
     for (int i = 0; extra[i] && n < MAX_ARGS + 15; i++)
         argv[n++] = extra[i];
     for (int i = 0; args[i]; i++) /* -Werror and friends come after the files */
-        if (strcmp(args[i], "-Werror") == 0)
+        if (strcmp(args[i], "-Werror") == 0) {
             for (; args[i] && n < MAX_ARGS + 15; i++)
                 argv[n++] = args[i];
+            break; /* args[i] is the terminator (or the array is full): stop here */
+        }
     argv[n] = NULL;
     double limit = b->timeout_s > 0 ? b->timeout_s : CML_BUILD_TIMEOUT_S;
     int rc = cml_nvcc(argv, b->dir, limit, &out);

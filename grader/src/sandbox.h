@@ -44,12 +44,17 @@ const cml_sandbox_caps *cml_sandbox_caps_get(void);
  * builds, solutions, the build cache, specs), the output folder, the submission. Copied. */
 void cml_sandbox_protect(const char *const *paths, int n);
 
-/* A fresh run folder <parent>/<name>-XXXXXX holding a copy of `bin` as `lab` (executable):
- * every confined run starts in one, so it sees no other run's files and needs no path into the
- * grader's folders (an unprivileged user could not follow one). Its path into dir; 0, or -1
- * with a message in err. Remove it with cml_rmtree when done. */
+/* A fresh run folder <parent>/<name>-<16 random hex digits> holding a copy of `bin` as `lab`
+ * (executable): every confined run starts in one, so it sees no other run's files. When the
+ * lab runs as another user (the grader is root), the folder is made in a root-owned, unlistable
+ * folder of /tmp instead of `parent`, so that user can reach it by its full path. Its path
+ * into dir; 0, or -1 with a message in err. Remove it with cml_rmtree when done. */
 int cml_sandbox_scratch(const char *parent, const char *name, const char *bin, char *dir,
                         size_t len, char *err, size_t errlen);
+
+/* The folder cml_sandbox_scratch makes run folders in for `parent`: parent itself, or (the
+ * grader is root) this grader's folder in /tmp. --keep leaves kept run folders there. */
+const char *cml_sandbox_run_parent(const char *parent);
 
 /* The resident-memory cap of one task's process tree: CML_SANDBOX_MEM when set ("512M",
  * "8G", bytes without a suffix; at least CML_SANDBOX_MEM_MIN), else CML_SANDBOX_MEM_DEFAULT.

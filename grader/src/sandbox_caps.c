@@ -5,6 +5,7 @@
 #include "stage.h"
 #include "util.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #define NOBODY_ID 65534 /* the usual id of "nobody" where the name is missing */
@@ -110,15 +112,66 @@ void cml_sandbox_describe(FILE *f)
 
 #define LAB_BIN_MAX ((size_t)1 << 30) /* a lab binary with its fat binary: a few MiB */
 
+/* A name no other process can guess: a confined run that may write /tmp (a tool run) must not
+ * be able to find another task's run folder there by trying names. */
+static int unique_dir(const char *parent, const char *name, char *dir, size_t len)
+{
+    for (int tries = 0; tries < 8; tries++) {
+        unsigned char r[8];
+        if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r)
+            return -1;
+        if (cml_fmt(dir, len, "%s/%s-%02x%02x%02x%02x%02x%02x%02x%02x", parent, name, r[0],
+                    r[1], r[2], r[3], r[4], r[5], r[6], r[7]) < 0)
+            return -1;
+        if (mkdir(dir, 0700) == 0)
+            return 0;
+        if (errno != EEXIST)
+            return -1;
+    }
+    return -1;
+}
+
+static char runs_base[CML_PATH]; /* as root: this grader's folder of run folders in /tmp */
+static pthread_once_t runs_once = PTHREAD_ONCE_INIT;
+
+static void remove_runs_base(void)
+{
+    rmdir(runs_base); /* empty unless --keep left run folders there */
+}
+
+static void make_runs_base(void)
+{
+    if (unique_dir("/tmp", "cml-runs", runs_base, sizeof runs_base) < 0 ||
+        chmod(runs_base, 0711) < 0) {
+        runs_base[0] = '\0';
+        return;
+    }
+    atexit(remove_runs_base);
+}
+
+/* Contract in sandbox.h. Where run folders go. Normally beneath the grader's own work folder. When the lab drops to
+ * another user, that user must reach its run folder by its full path: Nsight Compute checks
+ * its working folder's path and stops with "filesystem error: status: Permission denied" when
+ * --out lies under a closed folder such as /root (H100, CUDA 13.0). Run folders then live in
+ * one folder of /tmp made for this grader: owned by root, mode 0711, so the lab's user can
+ * pass through it but not list it, and each run folder's name is unguessable. */
+const char *cml_sandbox_run_parent(const char *parent)
+{
+    if (!cml_sandbox_caps_get()->drop_user)
+        return parent;
+    pthread_once(&runs_once, make_runs_base);
+    return runs_base[0] ? runs_base : parent;
+}
+
 /* Contract in sandbox.h. */
 int cml_sandbox_scratch(const char *parent, const char *name, const char *bin, char *dir,
                         size_t len, char *err, size_t errlen)
 {
     char lab[CML_PATH];
-    if (cml_mkdirs(parent) < 0 || cml_fmt(dir, len, "%s/%s-XXXXXX", parent, name) < 0 ||
-        !mkdtemp(dir)) {
+    const char *base = cml_sandbox_run_parent(parent);
+    if (cml_mkdirs(base) < 0 || unique_dir(base, name, dir, len) < 0) {
         snprintf(err, errlen, "grader error: cannot create a run folder under %.900s: choose "
-                 "a writable --out", parent);
+                 "a writable --out", base);
         return -1;
     }
     if (!bin)
