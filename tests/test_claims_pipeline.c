@@ -33,7 +33,7 @@ static void grade_lab1(const char *mode, const char *task)
 {
     setenv("FAKE_MODE", mode, 1);
     setenv("FAKE_TASK", task, 1);
-    cml_run_opts o = { 12345, work, 0, NULL, NULL, 90 };
+    cml_run_opts o = { .seed = 12345, .work_dir = work, .cc = 90 };
     const char *bin = test_path("build/fake_lab");
     ck_assert_int_eq(cml_grade_lab_with_binaries(&specs[0], bin, bin, &o, &result), 0);
 }

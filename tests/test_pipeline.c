@@ -12,6 +12,7 @@
 #include "grade.h"
 #include "helpers.h"
 #include "run.h"
+#include "sha256.h"
 #include "suites.h"
 #include "util.h"
 
@@ -21,6 +22,9 @@ TCase *stage_tcase(void); /* tests/test_cli.c */
 static char root[64], work[CML_PATH];
 static cml_lab_spec specs[2];
 static cml_lab_result result;
+
+static const char *student_sha, *ref_sha; /* what the binaries' builds gave, or NULL */
+static FILE *progress;                     /* the grader's progress lines, when wanted */
 
 static void setup(void)
 {
@@ -33,6 +37,7 @@ static void setup(void)
 static void teardown(void)
 {
     cml_rmtree(root);
+    student_sha = ref_sha = NULL;
 }
 
 /* Grade lab 01_fake with FAKE_MODE=mode applied to `task`. */
@@ -42,7 +47,8 @@ static void grade_lab1(const char *mode, const char *task)
         setenv("FAKE_MODE", mode, 1);
         setenv("FAKE_TASK", task, 1);
     }
-    cml_run_opts o = { 12345, work, 0, NULL, NULL, 90 };
+    cml_run_opts o = { .seed = 12345, .work_dir = work, .cc = 90, .student_sha = student_sha,
+                       .ref_sha = ref_sha, .progress = progress };
     const char *bin = test_path("build/fake_lab");
     ck_assert_int_eq(cml_grade_lab_with_binaries(&specs[0], bin, bin, &o, &result), 0);
 }
@@ -69,6 +75,47 @@ START_TEST(right_output_gets_full_marks)
     grade_lab1(NULL, NULL);
     ck_assert_msg(result.max_score == 24 && result.score == result.max_score,
                   "score %g of %g", result.score, result.max_score);
+}
+END_TEST
+
+/* Every run checks its copy of the binary against the SHA-256 its build gave: a binary that
+ * changed after the build is never run, so nobody is timed against a replaced reference. */
+START_TEST(binaries_matching_their_build_are_run)
+{
+    static char sha[CML_SHA256_HEX];
+    ck_assert_int_eq(cml_sha256_file(test_path("build/fake_lab"), sha), 0);
+    student_sha = ref_sha = sha;
+    grade_lab1(NULL, NULL);
+    ck_assert_msg(result.score == 24, "score %g", result.score);
+}
+END_TEST
+
+START_TEST(student_binary_changed_after_its_build_is_not_run)
+{
+    student_sha = "0000000000000000000000000000000000000000000000000000000000000000";
+    grade_lab1(NULL, NULL);
+    ck_assert_msg(result.score == 0, "score %g", result.score);
+    ck_assert_msg(strstr(task("1.1")->detail, "changed after its build"), "%s",
+                  task("1.1")->detail);
+}
+END_TEST
+
+START_TEST(reference_changed_after_its_build_is_not_run)
+{
+    char *said = NULL;
+    size_t len = 0;
+    ref_sha = "0000000000000000000000000000000000000000000000000000000000000000";
+    progress = open_memstream(&said, &len);
+    grade_lab1(NULL, NULL);
+    fclose(progress);
+    progress = NULL;
+    ck_assert_msg(!result.ref_run.hello, "the refused reference ran");
+    ck_assert_msg(strstr(said, "reference solution") && strstr(said, "changed after its build"),
+                  "progress: %s", said);
+    free(said);
+    for (int i = 0; i < result.ntasks; i++)
+        ck_assert_msg(!result.tasks[i].timed || result.tasks[i].ratio == 0,
+                      "task %s timed against a refused reference", result.tasks[i].spec->id);
 }
 END_TEST
 
@@ -236,6 +283,9 @@ Suite *pipeline_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, right_output_gets_full_marks);
+    tcase_add_test(tc, binaries_matching_their_build_are_run);
+    tcase_add_test(tc, student_binary_changed_after_its_build_is_not_run);
+    tcase_add_test(tc, reference_changed_after_its_build_is_not_run);
     tcase_add_test(tc, wrong_output_fails_that_task);
     tcase_add_test(tc, nan_output_fails);
     tcase_add_test(tc, missing_output_fails);

@@ -142,7 +142,7 @@ static void grade_attack(const char *mode, const char *targets)
     setenv("FAKE_MODE", mode, 1);
     setenv("FAKE_TASK", "1.1", 1);
     setenv("FAKE_TARGETS", targets, 1);
-    cml_run_opts o = { SEED, work, 1, NULL, NULL, 90 };
+    cml_run_opts o = { .seed = SEED, .work_dir = work, .keep = 1, .cc = 90 };
     const char *bin = test_path("build/fake_lab");
     ck_assert_int_eq(cml_grade_lab_with_binaries(&specs[0], bin, bin, &o, &result), 0);
 }

@@ -11,6 +11,7 @@
 #include "helpers.h"
 #include "report.h"
 #include "suites.h"
+#include "evidence.h"
 #include "technique.h"
 #include "util.h"
 
@@ -56,9 +57,6 @@ static const char *in_dir(const char *name)
     return p;
 }
 
-/* A fake nvcc that "compiles" to PTX by copying $FAKE_PTX to its -o path. */
-static const char NVCC[] = "#!/bin/sh\nout=\nfor a; do [ \"$prev\" = -o ] && out=$a; prev=$a; "
-                           "done\ncp \"$FAKE_PTX\" \"$out\"\n";
 /* A fake ncu: FAKE_NCU=ok prints CSV with $FAKE_NCU_VALUE, perm the permission error, none
  * no kernel; its arguments go to $FAKE_ARGS. */
 static const char NCU[] =
@@ -87,15 +85,14 @@ static const char PTX[] =
 static void setup(void)
 {
     test_tmpdir(dir, sizeof dir);
-    put("nvcc", NVCC, 1);
     put("ncu", NCU, 1);
     put("cs", CS, 1);
-    put("good.ptx", PTX, 0);
-    put("scalar.ptx", ".visible .entry _Z7copyVecPKfPfm(\n{\n\tld.global.f32 %f1, [%rd4];\n}\n",
-        0);
-    put("k.cu", "// cudaMemcpy(a, b) is what we do not do\n__global__ void copyVec() {}\n", 0);
-    setenv("NVCC", in_dir("nvcc"), 1);
-    setenv("FAKE_PTX", in_dir("good.ptx"), 1);
+    /* the evidence a build leaves (evidence.h), in a folder of its own: source, PTX, and why
+     * there is no SASS */
+    cml_mkdirs(in_dir("ev"));
+    put("ev/k.cu.ptx", PTX, 0);
+    put("ev/k.cu.sass.err", "cuobjdump not found", 0);
+    put("ev/k.cu", "// cudaMemcpy(a, b) is what we do not do\n__global__ void copyVec() {}\n", 0);
     setenv("CML_NCU", in_dir("ncu"), 1);
     setenv("CML_SANITIZER", in_dir("cs"), 1);
     setenv("CML_CUOBJDUMP", "/nonexistent/cuobjdump", 1);
@@ -103,14 +100,16 @@ static void setup(void)
     setenv("FAKE_NCU", "ok", 1);
     setenv("FAKE_NCU_VALUE", "0", 1);
     setenv("FAKE_CS", "clean", 1);
-    env = (cml_technique_env){ dir, "/bin/true", 90, 7, dir, 10 };
+    static char ev[CML_PATH];
+    cml_fmt(ev, sizeof ev, "%s/ev", dir);
+    env = (cml_technique_env){ ev, NULL, "/bin/true", 90, 7, dir, 10 };
     memset(&r, 0, sizeof r);
 }
 
 static void teardown(void)
 {
     cml_rmtree(dir);
-    const char *vars[] = {"NVCC", "FAKE_PTX", "CML_NCU", "CML_SANITIZER", "CML_CUOBJDUMP",
+    const char *vars[] = {"CML_NCU", "CML_SANITIZER", "CML_CUOBJDUMP",
                           "FAKE_ARGS", "FAKE_NCU", "FAKE_NCU_VALUE", "FAKE_CS", "CML_SANDBOX"};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
         unsetenv(vars[i]);
@@ -230,13 +229,13 @@ START_TEST(ptx_and_forbid_pass_and_award_points)
     ck_assert_str_eq(r.status, "passed");
     ck_assert_double_eq(r.technique_score, 4);
     ck_assert_double_eq(r.score, 10);
-    ck_assert_int_eq(access(in_dir("k.cu.ptx"), F_OK), 0); /* built beside the sources */
 }
 END_TEST
 
 START_TEST(scalar_ptx_fails_the_technique)
 {
-    setenv("FAKE_PTX", in_dir("scalar.ptx"), 1);
+    put("ev/k.cu.ptx", ".visible .entry _Z7copyVecPKfPfm(\n{\n\tld.global.f32 %f1, [%rd4];\n}\n",
+        0);
     grade("ptx " V4 " 128-bit loads", "passed");
     assert_check(0, CML_TECH_FAILED, "no PTX line matches");
     ck_assert_str_eq(r.status, "technique");
@@ -249,7 +248,7 @@ END_TEST
 
 START_TEST(forbidden_call_in_code_fails)
 {
-    put("k.cu", "/* fine */\nvoid f() {\n  cudaMemcpy(a, b, n, k);\n}\n", 0);
+    put("ev/k.cu", "/* fine */\nvoid f() {\n  cudaMemcpy(a, b, n, k);\n}\n", 0);
     grade("forbid k.cu cudaMemcpy no explicit copies", "slow");
     assert_check(0, CML_TECH_FAILED, "k.cu line 3: cudaMemcpy(a, b, n, k);");
     ck_assert_str_eq(r.status, "technique");
@@ -274,6 +273,33 @@ START_TEST(wrong_task_gets_no_technique_points)
     assert_check(1, CML_TECH_NOT_RUN, "a case of the task failed");
     ck_assert_str_eq(r.status, "wrong");
     ck_assert_double_eq(r.technique_score, 0);
+}
+END_TEST
+
+/* Evidence is held to the digest the build took: PTX rewritten after it (by a lab running
+ * without the sandbox, say) fails every text check; the same evidence untouched passes. */
+START_TEST(evidence_changed_after_the_build_is_refused)
+{
+    char digest[CML_SHA256_HEX];
+    ck_assert_int_eq(cml_evidence_digest(env.ev_dir, digest), 0);
+    env.ev_digest = digest;
+    put("ev/k.cu.ptx", ".visible .entry _Z7copyVecPKfPfm(\n{\n\tld.global.v4.f32 %f1, [%rd4];\n}\n",
+        0); /* a forged line the check would otherwise accept */
+    grade("ptx " V4 " 128-bit loads\nforbid k.cu cudaMemcpy no copies", "passed");
+    assert_check(0, CML_TECH_FAILED, "changed after the build");
+    assert_check(1, CML_TECH_FAILED, "changed after the build");
+    ck_assert_double_eq(r.technique_score, 0);
+}
+END_TEST
+
+START_TEST(evidence_with_its_build_digest_is_read)
+{
+    char digest[CML_SHA256_HEX];
+    ck_assert_int_eq(cml_evidence_digest(env.ev_dir, digest), 0);
+    env.ev_digest = digest;
+    grade("ptx " V4 " 128-bit loads", "passed");
+    assert_check(0, CML_TECH_PASSED, "found: ld.global.nc.v4.f32");
+    ck_assert_double_eq(r.technique_score, 4);
 }
 END_TEST
 
@@ -415,6 +441,8 @@ Suite *technique_suite(void)
     tcase_add_test(text, no_gpu_reports_checks_and_keeps_status);
     tcase_add_test(text, wrong_task_gets_no_technique_points);
     tcase_add_test(tools, missing_cuobjdump_is_not_checked_and_awarded);
+    tcase_add_test(tools, evidence_changed_after_the_build_is_refused);
+    tcase_add_test(tools, evidence_with_its_build_digest_is_read);
     tcase_add_test(tools, ncu_within_limit_passes);
     tcase_add_test(tools, ncu_over_limit_fails);
     tcase_add_test(tools, ncu_profiles_a_kernel_once_for_all_its_metrics);

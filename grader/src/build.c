@@ -3,6 +3,7 @@
  * common/cml_lab.cu, then one link with the harness objects first. Reference builds are cached
  * by a hash of sources, flags, link rules and nvcc. */
 #include "build.h"
+#include "evidence.h"
 #include "linkrules.h"
 
 #include <dirent.h>
@@ -192,6 +193,29 @@ static int compile_check_link(cml_build *b, char *const *args)
     return rc;
 }
 
+/* Add a line to the build log. */
+static void append(char **log, const char *line)
+{
+    char *joined = NULL;
+    if (asprintf(&joined, "%s%s\n", *log ? *log : "", line) >= 0) {
+        free(*log);
+        *log = joined;
+    }
+}
+
+/* The technique evidence of a student build (evidence.h); a build without it fails, so that
+ * no check ever falls back to files made after the lab ran. */
+static int collect_evidence(cml_build *b)
+{
+    char why[512], line[700];
+    if (cml_evidence_collect(b->spec, b->dir, b->cc, b->ev_dir, sizeof b->ev_dir, b->ev_digest,
+                             why, sizeof why) == 0)
+        return 0;
+    snprintf(line, sizeof line, "grader error: cannot collect the technique evidence: %s", why);
+    append(&b->log, line);
+    return -1;
+}
+
 /* Contract in build.h. */
 int cml_build_lab(cml_build *b)
 {
@@ -199,6 +223,7 @@ int cml_build_lab(cml_build *b)
     double t0 = cml_now();
     b->ok = b->cached = 0;
     b->log = NULL;
+    b->bin_sha[0] = b->ev_dir[0] = b->ev_digest[0] = '\0';
     lab_args(b, arch, sizeof arch, args);
     uint64_t h = b->cache_dir ? build_hash(b, args) : 0;
     snprintf(key, sizeof key, "%s-sm%d", b->spec->lab, b->cc);
@@ -209,10 +234,16 @@ int cml_build_lab(cml_build *b)
     } else {
         b->ok = compile_check_link(b, args) == 0 && access(built, X_OK) == 0;
         snprintf(b->bin, sizeof b->bin, "%s", built);
+        if (b->ok && b->evidence) /* before any run: the student's code cannot touch it yet */
+            b->ok = collect_evidence(b) == 0;
         if (b->ok && b->cache_dir &&
             cml_cache_lookup(b->cache_dir, key, h, "lab", b->bin, sizeof b->bin) == 0 &&
             cml_cache_store(built, b->bin) < 0)
             snprintf(b->bin, sizeof b->bin, "%s", built); /* no cache: still usable */
+    }
+    if (b->ok && cml_sha256_file(b->bin, b->bin_sha) < 0) {
+        b->ok = 0;
+        append(&b->log, "grader error: cannot read back the built binary");
     }
     b->wall_s = cml_now() - t0;
     return b->ok;
@@ -256,20 +287,4 @@ void cml_build_free(cml_build *b)
 {
     free(b->log);
     b->log = NULL;
-}
-
-/* Contract in build.h. */
-int cml_build_ptx(const char *dir, const char *cu_file, int cc, char *ptx_path, size_t len,
-                  char **log)
-{
-    char arch[32], out[CML_PATH];
-    snprintf(arch, sizeof arch, "-arch=sm_%d", cc);
-    if (cml_fmt(out, sizeof out, "%s.ptx", cu_file) < 0 ||
-        cml_fmt(ptx_path, len, "%s/%s", dir, out) < 0) {
-        *log = strdup("PTX path too long: use a shorter --out");
-        return -1;
-    }
-    char *const args[] = { "-ptx", "-O3", "-std=c++17", arch, "-I", "common", "-o", out,
-                           (char *)cu_file, NULL };
-    return cml_nvcc(args, dir, CML_BUILD_TIMEOUT_S, log);
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "cml.h"
+#include "sha256.h"
 #include "util.h"
 
 #define CML_BUILD_TIMEOUT_S 180.0
@@ -21,9 +22,13 @@ typedef struct {
     const char *cache_dir;  /* reuse or keep the binary under <cache_dir>/<lab>-sm<cc>-<hash>/;
                                NULL: no cache (student builds) */
     double timeout_s;       /* 0: CML_BUILD_TIMEOUT_S */
+    int evidence;           /* collect the technique evidence (evidence.h): student builds */
     /* filled by cml_build_lab */
     int ok, cached;
     char bin[CML_PATH];     /* the binary to run */
+    char bin_sha[CML_SHA256_HEX]; /* its SHA-256 when built: every run checks its copy */
+    char ev_dir[CML_PATH];  /* with evidence: the evidence folder and its digest */
+    char ev_digest[CML_SHA256_HEX];
     char *log;              /* compiler output (capped) and why it failed; malloc'd or NULL */
     double wall_s;
 } cml_build;
@@ -51,17 +56,14 @@ void cml_build_all(cml_build *const *b, int n, int max_parallel);
 /* Free b->log. */
 void cml_build_free(cml_build *b);
 
-/* Compile one student file of a staged folder to PTX (dir/<cu_file>.ptx) for technique checks.
- * 0 with the path in ptx_path; -1 with the compiler's message in *log. */
-int cml_build_ptx(const char *dir, const char *cu_file, int cc, char *ptx_path, size_t len,
-                  char **log);
-
 /* The build cache: <cache_dir>/<name>-<16 hex digits of hash>/<file> into path; 1 when that
- * file already exists (executable), 0 when not yet. */
+ * file already exists (executable) and its bytes still have the SHA-256 cml_cache_store wrote
+ * beside it (<file>.sha256), 0 when not yet, or when it changed since (it is then built again). */
 int cml_cache_lookup(const char *cache_dir, const char *name, uint64_t hash, const char *file,
                      char *path, size_t len);
 
-/* Copy `built` to the cache path atomically (temporary name, then rename). 0 on success. */
+/* Copy `built` to the cache path atomically (temporary name, then rename), its SHA-256 beside
+ * it. 0 on success. */
 int cml_cache_store(const char *built, const char *cached);
 
 /* Hash of a file's contents continuing from h; also hashes the name. */

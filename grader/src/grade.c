@@ -111,7 +111,7 @@ static void build_labs(const cml_grade_opts *o, const cml_lab_spec *specs, int n
     cml_fmt(cache, sizeof cache, "%s/build/cache", o->root);
     for (int i = 0; jobs && i < n; i++) {
         cml_build *s = &lb[i].student, *r = &lb[i].reference;
-        *s = (cml_build){ .spec = &specs[i], .cc = cc };
+        *s = (cml_build){ .spec = &specs[i], .cc = cc, .evidence = 1 };
         *r = (cml_build){ .spec = &specs[i], .cc = cc, .cache_dir = cache };
         if (cml_stage(o->root, &specs[i], CML_SIDE_STUDENT, o->submission, work, s->dir,
                       sizeof s->dir, lb[i].stage_err, sizeof lb[i].stage_err) == 0)
@@ -180,7 +180,8 @@ static void compiled_only(const cml_lab_spec *spec, lab_build *b, const cml_grad
              b->student.cc, g->no_gpu_reason);
     cml_lab_not_run(spec, "no-gpu", detail, r);
     keep_log(b, r);
-    cml_technique_env te = { b->student.dir, NULL, b->student.cc, g->seed, NULL, 0 };
+    cml_technique_env te = { b->student.ev_dir, b->student.ev_digest, NULL, b->student.cc,
+                             g->seed, NULL, 0 };
     for (int t = 0; t < spec->ntasks; t++) /* ptx, sass, forbid need no GPU: reported */
         cml_technique_task(spec, &spec->tasks[t], &te, &r->tasks[t]);
 }
@@ -230,7 +231,10 @@ static void finish_lab(const cml_grade_opts *o, const cml_lab_spec *spec, lab_bu
 {
     cml_lab_result *r = &g->labs[g->nlabs];
     cml_run_opts lro = *ro;
-    lro.student_dir = b->student.dir[0] ? b->student.dir : NULL;
+    lro.ev_dir = b->student.ev_dir[0] ? b->student.ev_dir : NULL;
+    lro.ev_digest = b->student.ev_digest;
+    lro.student_sha = b->student.bin_sha;
+    lro.ref_sha = b->reference.bin_sha;
     lro.cc = b->student.cc;
     if (o->student_bin)
         cml_grade_lab_with_binaries(spec, o->student_bin, o->ref_bin, &lro, r);
@@ -283,7 +287,8 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
     if (!o->student_bin)
         build_labs(o, specs, nspecs, g->have_gpu ? g->cc : cml_default_cc(), g->have_gpu, lb);
     *build_s = cml_now() - tb;
-    cml_run_opts ro = { o->seed, work, o->keep, o->progress, NULL, 0 };
+    cml_run_opts ro = { .seed = o->seed, .work_dir = work, .keep = o->keep,
+                        .progress = o->progress };
     for (int i = 0; i < nspecs; i++)
         finish_lab(o, &specs[i], &lb[i], &ro, g, t0);
     free(lb);

@@ -17,8 +17,11 @@ typedef struct {
     const char *work_dir; /* run folders (out-dirs) are created here */
     int keep;             /* keep the output files after verification */
     FILE *progress;       /* one line per step; NULL: quiet */
-    const char *student_dir; /* the staged student folder (technique checks); NULL: none */
-    int cc;               /* compute capability the technique checks build PTX for */
+    const char *ev_dir, *ev_digest; /* the student build's evidence (evidence.h); NULL: none */
+    int cc;               /* compute capability the binaries were built for */
+    /* SHA-256 of each binary when built: the copy in every run folder must still have it, so
+     * a binary changed after its build (the reference above all) is never run. NULL: as given */
+    const char *student_sha, *ref_sha;
 } cml_run_opts;
 
 /* Grade one lab from built binaries: one reference run with --no-output for the timed cases

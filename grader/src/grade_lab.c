@@ -3,6 +3,7 @@
 #include "grade.h"
 #include "run.h"
 #include "sandbox.h"
+#include "sha256.h"
 #include "technique.h"
 #include "util.h"
 
@@ -29,11 +30,24 @@ static void case_arg(const cml_task_spec *t, const cml_case_spec *c, char *buf, 
              c->timed ? ",time" : "");
 }
 
-/* Run bin on the cases in cl, confined, in the run folder `dir` (made by cml_sandbox_scratch,
+/* Whether the run folder's copy of the binary lost the SHA-256 its build gave it (sha NULL:
+ * nothing to hold it to); why in err. */
+static int changed_since_build(const char *dir, const char *sha, char *err, size_t len)
+{
+    char lab[CML_PATH], now[CML_SHA256_HEX];
+    if (!sha || !sha[0] || (cml_fmt(lab, sizeof lab, "%s/lab", dir) == 0 &&
+                            cml_sha256_file(lab, now) == 0 && strcmp(now, sha) == 0))
+        return 0;
+    snprintf(err, len, "grader error: the binary changed after its build (SHA-256 %.16s..., now "
+             "%.16s...): not run", sha, now[0] ? now : "unreadable");
+    return 1;
+}
+
+/* Run bin (whose build gave it SHA-256 `sha`) on the cases in cl, confined, in the run folder `dir` (made by cml_sandbox_scratch,
  * holding bin's copy `lab`): outputs land there, or with --no-output when dir is NULL, in a
  * scratch folder of its own, removed after. */
-static void run_lab(const char *bin, const cml_lab_spec *spec, const case_list *cl,
-                    const char *dir, const cml_run_opts *o, lab_run *lr)
+static void run_lab(const char *bin, const char *sha, const cml_lab_spec *spec,
+                    const case_list *cl, const char *dir, const cml_run_opts *o, lab_run *lr)
 {
     char seed[32], cases[CML_MAX_CASES][200], scratch[CML_PATH], err[1024];
     char *argv[8 + 2 * CML_MAX_CASES];
@@ -43,6 +57,13 @@ static void run_lab(const char *bin, const cml_lab_spec *spec, const case_list *
                                     sizeof err) < 0) {
         lr->proc.output = strdup(err);
         lr->proc.output_len = lr->proc.output ? strlen(err) : 0;
+        return;
+    }
+    if (changed_since_build(dir ? dir : scratch, sha, err, sizeof err)) {
+        lr->proc.output = strdup(err);
+        lr->proc.output_len = lr->proc.output ? strlen(err) : 0;
+        if (!dir)
+            cml_rmtree(scratch);
         return;
     }
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
@@ -149,7 +170,7 @@ static void reference_runs(const cml_lab_spec *spec, const char *ref_bin, const 
             fprintf(o->progress, "[%s] reference solution: %d timed case(s)\n", spec->lab,
                     chunk.n);
         const double t_run = cml_now();
-        run_lab(ref_bin, spec, &chunk, NULL, o, lr);
+        run_lab(ref_bin, o->ref_sha, spec, &chunk, NULL, o, lr);
         if (o->progress)
             fprintf(o->progress, "[%s] reference solution: %.1f s\n", spec->lab,
                     cml_now() - t_run);
@@ -242,10 +263,10 @@ static void confirm_slow(const cml_lab_spec *spec, int ti, const char *bin, cons
     if (o->progress)
         fprintf(o->progress, "[%s] task %s: %.2fx the reference: measuring both again\n",
                 spec->lab, t->id, r->ratio);
-    run_lab(ref_bin, spec, &cl, NULL, o, &lr[0]);
+    run_lab(ref_bin, o->ref_sha, spec, &cl, NULL, o, &lr[0]);
     if (!lr[0].rec.tampered)
         spread(&lr[0].rec, &cl, ref);
-    run_lab(bin, spec, &cl, dir, o, &lr[1]);
+    run_lab(bin, o->student_sha, spec, &cl, dir, o, &lr[1]);
     if (lr[1].rec.tampered) { /* the second run is a claim too */
         cml_task_tampered(r, &lr[1].rec);
         goto done;
@@ -315,7 +336,7 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
     if (!lr)
         return -1;
     const double t_run = cml_now();
-    run_lab(bin, spec, &cl, dir, o, lr);
+    run_lab(bin, o->student_sha, spec, &cl, dir, o, lr);
     const double t_verify = cml_now();
     for (int c = 0; c < t->ncases; c++) {
         cml_fmt(file, sizeof file, "%s/case%d.bin", dir, c);
@@ -328,7 +349,8 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
         confirm_slow(spec, ti, bin, ref_bin, &lr->rec, o, r);
     if (!lr->rec.done && !cut_short && !lr->rec.tampered)
         note_ending(lr, spec->timeout_s, r);
-    cml_technique_env te = { o->student_dir, bin, o->cc, o->seed, o->work_dir, spec->timeout_s };
+    cml_technique_env te = { o->ev_dir, o->ev_digest, bin, o->cc, o->seed, o->work_dir,
+                             spec->timeout_s };
     const double t_tech = cml_now();
     cml_technique_task(spec, t, &te, r); /* after scoring: may award or withhold its points */
     if (o->progress)

@@ -119,16 +119,21 @@ void cml_nvcc_version(char *buf, size_t len)
 int cml_cache_lookup(const char *cache_dir, const char *name, uint64_t hash, const char *file,
                      char *path, size_t len)
 {
+    char sum_path[CML_PATH + 8], have[CML_SHA256_HEX];
     if (cml_fmt(path, len, "%s/%s-%016llx/%s", cache_dir, name, (unsigned long long)hash,
-                file) < 0)
+                file) < 0 || !is_executable(path))
         return 0;
-    return is_executable(path);
+    char *want = cml_fmt(sum_path, sizeof sum_path, "%s.sha256", path) == 0
+                 ? cml_read_text(sum_path, 128, NULL) : NULL;
+    int same = want && cml_sha256_file(path, have) == 0 && strncmp(want, have, 64) == 0;
+    free(want);
+    return same; /* changed (or from before sums were kept): build it again */
 }
 
 /* Contract in build.h. */
 int cml_cache_store(const char *built, const char *cached)
 {
-    char dir[CML_PATH], tmp[CML_PATH] = "";
+    char dir[CML_PATH], tmp[CML_PATH] = "", sum_path[CML_PATH + 8], sum[CML_SHA256_HEX];
     size_t size = 0;
     if (cml_fmt(dir, sizeof dir, "%s", cached) < 0 || !strrchr(dir, '/'))
         return -1;
@@ -137,7 +142,11 @@ int cml_cache_store(const char *built, const char *cached)
     int rc = -1;
     if (data && cml_mkdirs(dir) == 0 &&
         cml_fmt(tmp, sizeof tmp, "%s.tmp%ld", cached, (long)gettid()) == 0 &&
-        cml_write_file(tmp, data, size) == 0 && chmod(tmp, 0755) == 0)
+        cml_write_file(tmp, data, size) == 0 && chmod(tmp, 0755) == 0 &&
+        cml_sha256_file(tmp, sum) == 0 && cml_fmt(sum_path, sizeof sum_path, "%s.sha256",
+                                                  cached) == 0 &&
+        cml_write_file(sum_path, sum, strlen(sum)) == 0) /* the sum first: never a binary
+                                                            without one */
         rc = rename(tmp, cached);
     if (rc < 0 && tmp[0])
         unlink(tmp);

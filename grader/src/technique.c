@@ -1,8 +1,7 @@
 /* Technique checks, the parts that read text: PTX and SASS of the student's file(s), and the
  * student's source with comments blanked out; then the verdict on the task (see technique.h). */
 #include "technique.h"
-#include "build.h"
-#include "run.h"
+#include "evidence.h"
 #include "util.h"
 
 #include <regex.h>
@@ -99,69 +98,41 @@ static int is_cu(const char *name)
     return n > 3 && strcmp(name + n - 3, ".cu") == 0;
 }
 
-/* dir/<file><ext>, built when missing: PTX by cml_build_ptx, SASS by nvcc -cubin then
- * cuobjdump -sass. The text, or NULL with why in `why`. */
-static char *derived_text(const cml_technique_env *env, const char *file, int sass,
-                          const char *cuobjdump, char *why, size_t wlen)
+/* The evidence file <file><ext>, or NULL with why (for SASS, what the build wrote in
+ * <file>.sass.err: cuobjdump missing or failing). Never built here: evidence is taken at build
+ * time, before any student code ran. */
+static char *evidence_text(const cml_technique_env *env, const char *file, const char *ext,
+                           char *why, size_t wlen)
 {
-    char path[CML_PATH], cubin[CML_PATH], arch[32], *log = NULL;
-    struct stat st;
-    if (cml_fmt(path, sizeof path, "%s/%s.%s", env->src_dir, file, sass ? "sass" : "ptx") < 0)
+    char path[CML_PATH];
+    if (cml_fmt(path, sizeof path, "%s/%s%s", env->ev_dir, file, ext) < 0)
         return snprintf(why, wlen, "path too long"), NULL;
-    if (stat(path, &st) != 0 && !sass && cml_build_ptx(env->src_dir, file, env->cc, path,
-                                                        sizeof path, &log) != 0) {
-        snprintf(why, wlen, "nvcc -ptx failed: %.200s", log ? log : "?");
-        free(log);
-        return NULL;
-    }
-    if (stat(path, &st) != 0 && sass) {
-        snprintf(arch, sizeof arch, "-arch=sm_%d", env->cc);
-        cml_fmt(cubin, sizeof cubin, "%s.cubin", file);
-        char *const args[] = {"-cubin", "-O3", "-std=c++17", arch, "-I", "common", "-o", cubin,
-                              (char *)file, NULL};
-        char built[CML_PATH]; /* one cubin for every sass check, even when cuobjdump fails */
-        int have = cml_fmt(built, sizeof built, "%s/%s", env->src_dir, cubin) == 0 &&
-                   stat(built, &st) == 0;
-        int rc = have ? 0 : cml_nvcc(args, env->src_dir, CML_BUILD_TIMEOUT_S, &log);
-        cml_proc_result r = {0};
-        char *const argv[] = {(char *)cuobjdump, "-sass", cubin, NULL};
-        if (rc == 0)
-            cml_run(argv, NULL, env->src_dir, -1, 60, TEXT_CAP, &r);
-        if (rc != 0 || !r.exited || r.exit_code != 0 || !r.output)
-            snprintf(why, wlen, "%s failed: %.200s", rc ? "nvcc -cubin" : "cuobjdump -sass",
-                     rc ? (log ? log : "?") : (r.output ? r.output : "no output"));
-        else if (cml_write_file(path, r.output, r.output_len) != 0)
-            snprintf(why, wlen, "cannot write %.200s", path);
-        free(log);
-        cml_proc_result_free(&r);
-        if (stat(path, &st) != 0)
-            return NULL;
-    }
     char *text = cml_read_text(path, TEXT_CAP, NULL);
-    if (!text)
-        snprintf(why, wlen, "cannot read %.200s", path);
-    return text;
+    if (text)
+        return text;
+    char *err = cml_fmt(path, sizeof path, "%s/%s%s.err", env->ev_dir, file, ext) == 0
+                ? cml_read_text(path, 400, NULL) : NULL;
+    snprintf(why, wlen, "%.280s", err ? err : "no such evidence from the build");
+    free(err);
+    return NULL;
 }
 
 /* ptx / sass: a line of the student's code matches. */
 static void check_code(const cml_lab_spec *spec, const cml_tech_spec *c,
                        const cml_technique_env *env, cml_tech_result *out)
 {
-    char tool[CML_PATH], found[160], why[300] = "";
+    char found[160], why[300] = "";
     int sass = c->kind == CML_TECH_SASS, hit = 0, tried = 0;
     out->state = CML_TECH_NOT_CHECKED;
-    if (!env->src_dir) {
+    if (!env->ev_dir) {
         snprintf(out->detail, sizeof out->detail, "not checked (no student sources here)");
-        return;
-    }
-    if (sass && cml_find_tool("CML_CUOBJDUMP", "cuobjdump", tool, sizeof tool) != 0) {
-        snprintf(out->detail, sizeof out->detail, "not checked (cuobjdump not found)");
         return;
     }
     for (int i = 0; !hit && i < spec->nfiles; i++) {
         if (!is_cu(spec->files[i]))
             continue;
-        char *text = derived_text(env, spec->files[i], sass, tool, why, sizeof why);
+        char *text = evidence_text(env, spec->files[i], sass ? ".sass" : ".ptx", why,
+                                   sizeof why);
         tried += text != NULL;
         hit = text && cml_tech_find(text, c->pattern, c->scope, found, 120, NULL) == 1;
         free(text);
@@ -185,7 +156,7 @@ static void check_forbid(const cml_tech_spec *c, const cml_technique_env *env,
     char path[CML_PATH], found[160];
     int line = 0;
     out->state = CML_TECH_NOT_CHECKED;
-    char *src = env->src_dir && cml_fmt(path, sizeof path, "%s/%s", env->src_dir, c->file) == 0
+    char *src = env->ev_dir && cml_fmt(path, sizeof path, "%s/%s", env->ev_dir, c->file) == 0
                 ? cml_read_text(path, TEXT_CAP, NULL) : NULL;
     if (!src) {
         snprintf(out->detail, sizeof out->detail, "not checked (cannot read %.60s)", c->file);
@@ -202,6 +173,15 @@ static void check_forbid(const cml_tech_spec *c, const cml_technique_env *env,
                  c->pattern);
 }
 
+/* Whether the evidence still has the digest taken at build time (no digest: nothing to hold it
+ * to, as in the tests that write evidence by hand). */
+static int evidence_intact(const cml_technique_env *env)
+{
+    char now[CML_SHA256_HEX];
+    return !env->ev_dir || !env->ev_digest || !env->ev_digest[0] ||
+           (cml_evidence_digest(env->ev_dir, now) == 0 && strcmp(now, env->ev_digest) == 0);
+}
+
 /* The first check that neither passed nor was not checkable, or -1. */
 static int first_failed(const cml_task_spec *t, const cml_task_result *r)
 {
@@ -216,12 +196,19 @@ void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
                         const cml_technique_env *env, cml_task_result *r)
 {
     int solved = !strcmp(r->status, "passed") || !strcmp(r->status, "slow");
+    int intact = evidence_intact(env);
     cml_tech_ncu_forget();
     for (int i = 0; i < t->ntech && i < CML_MAX_TECH; i++) {
         const cml_tech_spec *c = &t->tech[i];
         cml_tech_result *out = &r->tech[i];
         memset(out, 0, sizeof *out);
-        if (c->kind == CML_TECH_PTX || c->kind == CML_TECH_SASS)
+        int text = c->kind == CML_TECH_PTX || c->kind == CML_TECH_SASS ||
+                   c->kind == CML_TECH_FORBID;
+        if (text && !intact)
+            out->state = CML_TECH_FAILED,
+                snprintf(out->detail, sizeof out->detail, "the build's evidence (PTX, SASS, "
+                         "sources) changed after the build: refused");
+        else if (c->kind == CML_TECH_PTX || c->kind == CML_TECH_SASS)
             check_code(spec, c, env, out);
         else if (c->kind == CML_TECH_FORBID)
             check_forbid(c, env, out);

@@ -1,5 +1,5 @@
 /* Technique checks: after a task is scored, prove how it was solved. ptx and forbid need no GPU
- * (nvcc -ptx of the student file, the student's source); sass needs cuobjdump; ncu and sanitize
+ * (the PTX and source the build kept, evidence.h); sass needs cuobjdump; ncu and sanitize
  * run the student's lab binary under Nsight Compute or compute-sanitizer. What the grader's
  * environment cannot check (no GPU, tool missing, no permission) is "not checked" and awarded:
  * a student never loses points for the machine that grades them. */
@@ -14,8 +14,9 @@
 
 /* Where the checks find what they inspect. */
 typedef struct {
-    const char *src_dir;  /* the staged student folder: sources; PTX, cubins are built here.
-                             NULL: no sources (test binaries), ptx/sass/forbid not checked */
+    const char *ev_dir;    /* the build's evidence folder (evidence.h): sources, PTX, SASS.
+                              NULL: none (test binaries), ptx/sass/forbid not checked */
+    const char *ev_digest; /* its digest when collected: evidence that changed is refused */
     const char *bin;      /* the student's lab binary for ncu and sanitize; NULL: no GPU */
     int cc;               /* compute capability the PTX and cubins are built for */
     uint64_t seed;

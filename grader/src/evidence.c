@@ -1,0 +1,124 @@
+/* Evidence for the technique checks, collected right after the build (see evidence.h). */
+#include "evidence.h"
+#include "run.h"
+#include "stage.h"
+#include "technique.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define SASS_CAP ((size_t)16 << 20)
+
+static int is_cu(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 3 && strcmp(name + n - 3, ".cu") == 0;
+}
+
+/* dir/kept/<base of file><suffix>: what nvcc --keep left for one student file. */
+static int kept(const char *dir, const char *file, const char *suffix, char *path, size_t len)
+{
+    const char *name = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+    return cml_fmt(path, len, "%s/kept/%.*s%s", dir, (int)(strlen(name) - 3), name, suffix);
+}
+
+/* ev/<file><ext> from `from` (a copy). */
+static int copy_in(const char *from, const char *ev, const char *file, const char *ext,
+                   char *why, size_t wlen)
+{
+    char to[CML_PATH];
+    if (cml_fmt(to, sizeof to, "%s/%s%s", ev, file, ext) < 0)
+        return snprintf(why, wlen, "evidence path too long"), -1;
+    return cml_copy_file(from, to, (size_t)64 << 20, why, wlen);
+}
+
+/* ev/<file>.sass: cuobjdump -sass of the kept cubin; or ev/<file>.sass.err with why not. */
+static int sass_of(const char *dir, const char *file, int cc, const char *ev)
+{
+    char cubin[CML_PATH], tool[CML_PATH], path[CML_PATH], suffix[32], why[400] = "";
+    cml_proc_result r = {0};
+    snprintf(suffix, sizeof suffix, ".sm_%d.cubin", cc);
+    if (kept(dir, file, suffix, cubin, sizeof cubin) < 0)
+        snprintf(why, sizeof why, "cubin path too long");
+    else if (cml_find_tool("CML_CUOBJDUMP", "cuobjdump", tool, sizeof tool) != 0)
+        snprintf(why, sizeof why, "cuobjdump not found");
+    else {
+        char *const argv[] = { tool, "-sass", cubin, NULL };
+        cml_run(argv, NULL, NULL, -1, 60, SASS_CAP, &r);
+        if (!r.exited || r.exit_code != 0 || !r.output)
+            snprintf(why, sizeof why, "cuobjdump -sass failed: %.300s",
+                     r.output ? r.output : "no output");
+    }
+    int rc = -1;
+    if (!why[0] && cml_fmt(path, sizeof path, "%s/%s.sass", ev, file) == 0)
+        rc = cml_write_file(path, r.output, r.output_len);
+    else if (cml_fmt(path, sizeof path, "%s/%s.sass.err", ev, file) == 0)
+        rc = cml_write_file(path, why, strlen(why));
+    cml_proc_result_free(&r);
+    return rc;
+}
+
+/* Contract in evidence.h. */
+int cml_evidence_collect(const cml_lab_spec *spec, const char *dir, int cc, char *ev_dir,
+                         size_t len, char digest[CML_SHA256_HEX], char *why, size_t wlen)
+{
+    char path[CML_PATH];
+    digest[0] = '\0';
+    if (cml_fmt(ev_dir, len, "%s/%s", dir, CML_EVIDENCE_SUBDIR) < 0 || cml_mkdirs(ev_dir) < 0)
+        return snprintf(why, wlen, "cannot create the evidence folder in %.300s", dir), -1;
+    for (int i = 0; i < spec->nfiles; i++) {
+        const char *f = spec->files[i];
+        if (cml_fmt(path, sizeof path, "%s/%s", dir, f) < 0 || copy_in(path, ev_dir, f, "", why,
+                                                                        wlen) < 0)
+            return -1;
+        if (!is_cu(f))
+            continue;
+        if (kept(dir, f, ".ptx", path, sizeof path) < 0 ||
+            copy_in(path, ev_dir, f, ".ptx", why, wlen) < 0)
+            return -1;
+        if (kept(dir, f, ".cpp1.ii", path, sizeof path) < 0 ||
+            copy_in(path, ev_dir, f, ".ii", why, wlen) < 0)
+            return -1;
+        if (sass_of(dir, f, cc, ev_dir) < 0)
+            return snprintf(why, wlen, "cannot write the SASS evidence of %.200s", f), -1;
+    }
+    if (cml_evidence_digest(ev_dir, digest) < 0)
+        return snprintf(why, wlen, "cannot read back the evidence in %.300s", ev_dir), -1;
+    return 0;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* Contract in evidence.h. Names and file digests are hashed in turn, so a renamed file or one
+ * moved between names changes the digest too. */
+int cml_evidence_digest(const char *ev_dir, char digest[CML_SHA256_HEX])
+{
+    struct dirent **list = NULL;
+    int n = scandir(ev_dir, &list, NULL, by_name), rc = n < 0 ? -1 : 0;
+    cml_sha256_ctx c;
+    cml_sha256_init(&c);
+    for (int i = 0; i < n; i++) {
+        char path[CML_PATH], one[CML_SHA256_HEX];
+        const char *name = list[i]->d_name;
+        if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0) {
+            if (cml_fmt(path, sizeof path, "%s/%s", ev_dir, name) < 0 ||
+                cml_sha256_file(path, one) < 0)
+                rc = -1;
+            cml_sha256_update(&c, name, strlen(name) + 1);
+            cml_sha256_update(&c, one, sizeof one);
+        }
+        free(list[i]);
+    }
+    free(list);
+    digest[0] = '\0';
+    if (rc == 0)
+        cml_sha256_hex(&c, digest);
+    return rc;
+}

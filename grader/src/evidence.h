@@ -1,0 +1,26 @@
+/* Evidence: what the static technique checks read, taken from the build before any student code
+ * runs. For each student .cu file, <build>/evidence/ holds its source as compiled (<file>), the
+ * PTX and the preprocessed text nvcc kept while compiling the very object that was linked
+ * (<file>.ptx, <file>.ii), and cuobjdump's SASS of that compile's cubin (<file>.sass, or
+ * <file>.sass.err saying why there is none). The folder's digest stays in the grader's memory;
+ * the checks refuse evidence whose digest changed. No lab process can write there (the sandbox
+ * keeps it out of the whole output folder), so a mismatch means the sandbox was missing or broken. */
+#ifndef CML_EVIDENCE_H
+#define CML_EVIDENCE_H
+
+#include <stddef.h>
+
+#include "cml.h"
+#include "sha256.h"
+
+#define CML_EVIDENCE_SUBDIR "evidence"
+
+/* Collect the evidence of spec's student files from the staged folder `dir`, compiled for
+ * sm_<cc> with nvcc --keep into dir/kept. Fills ev_dir and digest. 0, or -1 with why. */
+int cml_evidence_collect(const cml_lab_spec *spec, const char *dir, int cc, char *ev_dir,
+                         size_t len, char digest[CML_SHA256_HEX], char *why, size_t wlen);
+
+/* The digest of every file name and file in ev_dir, in name order; 0, or -1 when unreadable. */
+int cml_evidence_digest(const char *ev_dir, char digest[CML_SHA256_HEX]);
+
+#endif /* CML_EVIDENCE_H */
