@@ -4,7 +4,8 @@
 #include <check.h>
 #include <string.h>
 
-#include "cml.h"
+#include "records.h"
+#include "score.h"
 #include "suites.h"
 
 TCase *claims_pipeline_tcase(void); /* tests/test_claims_pipeline.c */

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cml.h"
 #include "json_valid.h"
+#include "report.h"
 #include "suites.h"
 
 static cml_grading *g;

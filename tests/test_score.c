@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "cml.h"
+#include "score.h"
 #include "suites.h"
 
 static cml_task_spec spec;

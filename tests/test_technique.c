@@ -10,6 +10,7 @@
 
 #include "helpers.h"
 #include "report.h"
+#include "spec.h"
 #include "suites.h"
 #include "technique.h"
 #include "util.h"

@@ -1,10 +1,13 @@
 /* Grade one lab from built binaries: the reference's timings, one student run per task,
  * verification of every case, scores, and what the sandbox saw when a run did not finish. */
 #include "grade.h"
+#include "records.h"
 #include "run.h"
 #include "sandbox.h"
+#include "score.h"
 #include "technique.h"
 #include "util.h"
+#include "verify.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -2,7 +2,6 @@
  * appeal needs (seed, GPU, versions, every case's verdict and the timings); results.json is
  * Gradescope's format, one test per task; summary.tsv is one line per task for scripts.
  * Every file is written to path.tmp and renamed, so a reader never sees half of one. */
-#include "json_write.h"
 #include "report.h"
 
 #include <inttypes.h>

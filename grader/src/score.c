@@ -2,7 +2,8 @@
  * cases; performance counts only when every case passed, as the ratio of the student's time to
  * the reference solution's time measured in the same grading on the same GPU. Whatever goes
  * wrong on the grader's side (no reference time) never costs the student points. */
-#include "cml.h"
+#include "score.h"
+#include "verify.h"
 
 #include <math.h>
 #include <string.h>
@@ -170,7 +171,7 @@ static void failure_detail(cml_task_result *r)
         snprintf(r->detail, sizeof r->detail, "case %s: %s", r->spec->cases[f].text, reason);
 }
 
-/* Contract in cml.h. */
+/* Contract in score.h. */
 void cml_task_tampered(cml_task_result *r, const cml_run_record *run)
 {
     const cml_task_spec *t = r->spec;
@@ -181,7 +182,7 @@ void cml_task_tampered(cml_task_result *r, const cml_run_record *run)
              "are claims, and this one was forged", run->tamper);
 }
 
-/* Contract in cml.h. One comparison of the status, here, for every report. */
+/* Contract in score.h. One comparison of the status, here, for every report. */
 void cml_task_hint(const cml_task_result *r, const char *note, const char **where,
                    const char **text)
 {
