@@ -2,15 +2,16 @@
  * and the graded result of each task. The pipeline is stage -> build -> run -> verify ->
  * time -> score -> report; each step has its own file in this folder and its own header.
  * The grader never calls CUDA: the only CUDA processes are the lab binaries it execs.
- * Depends on no header of the grader. The steps' functions live in their own headers (spec.h,
- * records.h, verify.h, score.h, report.h, ...), which include this one; it includes none of
- * them back. */
+ * Depends on status.h only. The steps' functions live in their own headers (spec.h, records.h,
+ * verify.h, score.h, report.h, ...), which include this one; it includes none of them back. */
 #ifndef CML_H
 #define CML_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "status.h"
 
 #define CML_MAX_TASKS 16
 #define CML_MAX_CASES 16
@@ -184,6 +185,15 @@ typedef struct {
     char detail[320];           /* "found: ld.global.v4.f32 ...", "not checked (ncu not found)" */
 } cml_tech_result;
 
+/* What a task's evidence earned of each part of its points, before its status decides which
+ * parts count (cml_award, score.c). */
+typedef struct {
+    int cases;                  /* cases whose correctness points count: those that passed,
+                                   none for a run the pipeline found cut short */
+    double perf;                /* fraction of the performance points */
+    int technique;              /* every technique check passed or could not be checked */
+} cml_credit;
+
 typedef struct {
     const cml_task_spec *spec;
     int cases_passed;
@@ -194,8 +204,8 @@ typedef struct {
     int implausible;            /* faster than the copy bandwidth allows: flagged */
     double correctness_score, perf_score, technique_score, score, max_score;
     cml_tech_result tech[CML_MAX_TECH]; /* one per spec->tech, filled by technique.c */
-    char status[32];            /* passed slow technique wrong todo error crash timeout
-                                   tampered build-error no-gpu */
+    enum cml_status status;     /* set with the points and the detail by cml_award (score.h) */
+    cml_credit credit;          /* what the evidence earned; the status decides what counts */
     char detail[1024];          /* one line for the report (reason of the first failure) */
     size_t output_len;          /* the task's run: stdout+stderr bytes kept (at most the cap) */
     size_t output_dropped;      /* and bytes beyond the cap, drained and discarded */
