@@ -124,7 +124,7 @@ int test_others_full(const cml_lab_result *r, const char *except)
     for (int i = 0; i < r->ntasks; i++) {
         const cml_task_result *t = &r->tasks[i];
         if (strcmp(t->spec->id, except) != 0 &&
-            (strcmp(t->status, "passed") != 0 || fabs(t->score - t->max_score) > 1e-9))
+            (t->status != CML_STATUS_PASSED || fabs(t->score - t->max_score) > 1e-9))
             return 0;
     }
     return 1;

@@ -10,6 +10,7 @@
 #include "grade.h"
 #include "helpers.h"
 #include "suites.h"
+#include "verify.h"
 
 /* The value of `key` in a case's text ("n=9,passes=3"), or `fallback`. */
 static uint64_t key(const cml_case_spec *c, const char *k, uint64_t fallback)

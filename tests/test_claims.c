@@ -4,7 +4,8 @@
 #include <check.h>
 #include <string.h>
 
-#include "cml.h"
+#include "records.h"
+#include "score.h"
 #include "suites.h"
 
 TCase *claims_pipeline_tcase(void); /* tests/test_claims_pipeline.c */
@@ -198,11 +199,11 @@ END_TEST
 START_TEST(tampered_task_hints_that_the_grader_verifies)
 {
     cml_task_spec t = {.id = "1.1", .hint = "Section 2"};
-    cml_task_result r = {.spec = &t, .status = "wrong"};
+    cml_task_result r = {.spec = &t, .status = CML_STATUS_WRONG};
     const char *where, *text;
     cml_task_hint(&r, "docs/01.md", &where, &text);
     ck_assert(strcmp(where, "docs/01.md") == 0 && strcmp(text, "Section 2") == 0);
-    strcpy(r.status, CML_STATUS_TAMPERED);
+    r.status = CML_STATUS_TAMPERED;
     cml_task_hint(&r, "docs/01.md", &where, &text);
     ck_assert_msg(strstr(text, "verified by the grader"), "hint: %s", text);
 }
@@ -218,7 +219,7 @@ START_TEST(tampered_run_scores_nothing)
     rec.tampered = 1;
     strcpy(rec.tamper, "wrote a second 'done' (line 9)");
     cml_score_task(&r, &rec, NULL);
-    ck_assert_str_eq(r.status, "tampered");
+    ck_assert_str_eq(cml_status_name(r.status), "tampered");
     ck_assert(r.score == 0 && r.correctness_score == 0 && r.max_score == 12);
     ck_assert_str_eq(r.detail, "the lab process wrote a second 'done' (line 9): results from "
                                "the lab process are claims, and this one was forged");

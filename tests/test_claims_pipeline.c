@@ -51,13 +51,13 @@ static int others_full(const char *except)
 /* Task `id` is tampered, scored 0 though its outputs were right, its detail holds `text`,
  * and the other tasks got full marks. */
 #define ck_assert_tampered(id, text)                                                           \
-    ck_assert_msg(strcmp(task(id)->status, "tampered") == 0 && task(id)->score == 0 &&         \
+    ck_assert_msg(task(id)->status == CML_STATUS_TAMPERED && task(id)->score == 0 &&          \
                   strstr(task(id)->detail, text) &&                                            \
                   strstr(task(id)->detail, "results from the lab process are claims") &&      \
                   others_full(id),                                                             \
                   "task %s: status %s, score %g, detail '%s' (want '%s'), others full: %d",    \
-                  id, task(id)->status, task(id)->score, task(id)->detail, text,              \
-                  others_full(id))
+                  id, cml_status_name(task(id)->status), task(id)->score, task(id)->detail,    \
+                  text, others_full(id))
 
 START_TEST(case_after_done_is_tampered)
 {
@@ -123,10 +123,10 @@ START_TEST(bytes_claimed_by_the_lab_are_ignored)
 {
     grade_lab1("hugebytes", "1.1");
     const cml_task_result *r = task("1.1");
-    ck_assert_msg(strcmp(r->status, "passed") == 0 && !r->implausible &&
+    ck_assert_msg(r->status == CML_STATUS_PASSED && !r->implausible &&
                   fabs(r->gbps - 0.262144) < 1e-9 && others_full("1.1"),
                   "status %s, implausible %d, %g GB/s (want passed, 0, 0.262144): %s",
-                  r->status, r->implausible, r->gbps, r->detail);
+                  cml_status_name(r->status), r->implausible, r->gbps, r->detail);
 }
 END_TEST
 

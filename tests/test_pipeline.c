@@ -65,10 +65,11 @@ static int others_full(const char *except)
 
 /* The verdict of `id` is `status` with `text` in its detail, and the other tasks passed. */
 #define ck_assert_verdict(id, want_status, text)                                               \
-    ck_assert_msg(strcmp(task(id)->status, want_status) == 0 &&                                \
+    ck_assert_msg(strcmp(cml_status_name(task(id)->status), want_status) == 0 &&               \
                   strstr(task(id)->detail, text) && others_full(id),                           \
                   "task %s: status %s (want %s), detail '%s' (want '%s'), others full: %d",    \
-                  id, task(id)->status, want_status, task(id)->detail, text, others_full(id))
+                  id, cml_status_name(task(id)->status), want_status, task(id)->detail, text,  \
+                  others_full(id))
 
 START_TEST(right_output_gets_full_marks)
 {
@@ -166,9 +167,9 @@ START_TEST(flood_is_capped_and_grading_goes_on)
     grade_lab1("flood", "1.1");
     const cml_task_result *r = task("1.1");
     ck_assert_msg(r->output_len <= CML_RUN_OUTPUT_CAP && r->output_dropped > 90000000 &&
-                  strcmp(r->status, "passed") == 0 && others_full("1.1"),
+                  r->status == CML_STATUS_PASSED && others_full("1.1"),
                   "kept %zu, dropped %zu, status %s", r->output_len, r->output_dropped,
-                  r->status);
+                  cml_status_name(r->status));
 }
 END_TEST
 
@@ -197,8 +198,9 @@ START_TEST(slow_loses_performance_points)
 {
     grade_lab1("slow", "1.1");
     const cml_task_result *r = task("1.1");
-    ck_assert_msg(strcmp(r->status, "slow") == 0 && r->score == 6 && others_full("1.1"),
-                  "status %s, score %g (want slow, 6 of 10): %s", r->status, r->score, r->detail);
+    ck_assert_msg(r->status == CML_STATUS_SLOW && r->score == 6 && others_full("1.1"),
+                  "status %s, score %g (want slow, 6 of 10): %s", cml_status_name(r->status),
+                  r->score, r->detail);
     ck_assert_msg(strstr(r->detail, "measured twice, 3.00x then 3.00x"),
                   "a slow verdict is confirmed by a second measurement: %s", r->detail);
 }
@@ -209,11 +211,11 @@ START_TEST(second_measurement_with_wrong_output_does_not_count)
 {
     grade_lab1("slowthenwrong", "1.1");
     const cml_task_result *r = task("1.1");
-    ck_assert_msg(strcmp(r->status, "slow") == 0 && r->score == 6 &&
+    ck_assert_msg(r->status == CML_STATUS_SLOW && r->score == 6 &&
                   fabs(r->ratio - 3) < 1e-9 &&
                   strstr(r->detail, "second run's output was wrong") && others_full("1.1"),
                   "status %s, score %g, ratio %.17g, others full %d (want slow, 6, 3): %s",
-                  r->status, r->score, r->ratio, others_full("1.1"), r->detail);
+                  cml_status_name(r->status), r->score, r->ratio, others_full("1.1"), r->detail);
 }
 END_TEST
 
@@ -222,10 +224,10 @@ START_TEST(slow_once_is_measured_again_and_keeps_its_points)
 {
     grade_lab1("slowonce", "1.1");
     const cml_task_result *r = task("1.1");
-    ck_assert_msg(strcmp(r->status, "passed") == 0 && r->score == 10 && r->ratio == 1 &&
+    ck_assert_msg(r->status == CML_STATUS_PASSED && r->score == 10 && r->ratio == 1 &&
                   strstr(r->detail, "measured twice, 3.00x then 1.00x") && others_full("1.1"),
-                  "status %s, score %g, ratio %g (want passed, 10, 1): %s", r->status, r->score,
-                  r->ratio, r->detail);
+                  "status %s, score %g, ratio %g (want passed, 10, 1): %s",
+                  cml_status_name(r->status), r->score, r->ratio, r->detail);
 }
 END_TEST
 

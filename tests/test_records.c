@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cml.h"
+#include "records.h"
 #include "suites.h"
 
 static cml_run_record rec;

@@ -388,12 +388,13 @@ START_TEST(memory_hog_is_killed_with_a_clear_message)
     setenv("FAKE_HOG_MB", "256", 1);
     grade_attack("attack_hog", "");
     const cml_task_result *r = task("1.1");
-    ck_assert_msg(!strcmp(r->status, "crash") &&
+    ck_assert_msg(r->status == CML_STATUS_CRASH &&
                   strstr(r->detail, "was killed: its processes used more than 64 MiB of host "
-                         "memory"), "status %s, detail '%s'", r->status, r->detail);
-    ck_assert_msg(!strcmp(task("1.2")->status, "passed") && !strcmp(task("1.3")->status,
-                  "passed"), "the next tasks did not run: %s, %s", task("1.2")->status,
-                  task("1.3")->status);
+                         "memory"), "status %s, detail '%s'", cml_status_name(r->status),
+                  r->detail);
+    ck_assert_msg(task("1.2")->status == CML_STATUS_PASSED &&
+                  task("1.3")->status == CML_STATUS_PASSED, "the next tasks did not run: %s, %s",
+                  cml_status_name(task("1.2")->status), cml_status_name(task("1.3")->status));
 }
 END_TEST
 

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cml.h"
+#include "spec.h"
 #include "suites.h"
 
 #define LAB_HEAD "lab 01_coalescing\nfiles coalescing.cu\n"

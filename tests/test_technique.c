@@ -10,6 +10,8 @@
 
 #include "helpers.h"
 #include "report.h"
+#include "score.h"
+#include "spec.h"
 #include "suites.h"
 #include "evidence.h"
 #include "technique.h"
@@ -121,11 +123,11 @@ static void grade(const char *checks, const char *status)
     char text[2048];
     snprintf(text, sizeof text, HEAD TASK "%s\ntechnique 4\n", checks);
     ck_assert_msg(load(text) == 0, "%s", err);
+    enum cml_status s;
+    ck_assert_int_eq(cml_status_from_name(status, &s), 0);
     r.spec = &spec.tasks[0];
-    snprintf(r.status, sizeof r.status, "%s", status);
-    snprintf(r.detail, sizeof r.detail, "all 2 cases passed");
-    r.max_score = 10;
-    r.score = strcmp(status, "passed") == 0 ? 6 : 0;
+    r.credit = (cml_credit){ .cases = s == CML_STATUS_PASSED ? 2 : 0 }; /* 6 points if passed */
+    cml_award(&r, s, "all 2 cases passed");
     cml_technique_task(&spec, &spec.tasks[0], &env, &r);
 }
 
@@ -226,7 +228,7 @@ START_TEST(ptx_and_forbid_pass_and_award_points)
     grade("ptx in=copyVec " V4 " 128-bit loads\nforbid k.cu cudaMemcpy no copies", "passed");
     assert_check(0, CML_TECH_PASSED, "found: ld.global.nc.v4.f32");
     assert_check(1, CML_TECH_PASSED, "nothing matching cudaMemcpy");
-    ck_assert_str_eq(r.status, "passed");
+    ck_assert_str_eq(cml_status_name(r.status), "passed");
     ck_assert_double_eq(r.technique_score, 4);
     ck_assert_double_eq(r.score, 10);
 }
@@ -238,7 +240,7 @@ START_TEST(scalar_ptx_fails_the_technique)
         0);
     grade("ptx " V4 " 128-bit loads", "passed");
     assert_check(0, CML_TECH_FAILED, "no PTX line matches");
-    ck_assert_str_eq(r.status, "technique");
+    ck_assert_str_eq(cml_status_name(r.status), "technique");
     ck_assert_ptr_nonnull(strstr(r.detail, "technique check ptx failed (it proves: 128-bit"));
     ck_assert_ptr_nonnull(strstr(r.detail, "all 2 cases passed"));
     ck_assert_double_eq(r.technique_score, 0);
@@ -251,7 +253,7 @@ START_TEST(forbidden_call_in_code_fails)
     put("ev/k.cu", "/* fine */\nvoid f() {\n  cudaMemcpy(a, b, n, k);\n}\n", 0);
     grade("forbid k.cu cudaMemcpy no explicit copies", "slow");
     assert_check(0, CML_TECH_FAILED, "k.cu line 3: cudaMemcpy(a, b, n, k);");
-    ck_assert_str_eq(r.status, "technique");
+    ck_assert_str_eq(cml_status_name(r.status), "technique");
 }
 END_TEST
 
@@ -262,7 +264,7 @@ START_TEST(no_gpu_reports_checks_and_keeps_status)
     assert_check(0, CML_TECH_PASSED, "found");
     assert_check(1, CML_TECH_NOT_CHECKED, "no GPU");
     assert_check(2, CML_TECH_NOT_CHECKED, "no GPU");
-    ck_assert_str_eq(r.status, "no-gpu");
+    ck_assert_str_eq(cml_status_name(r.status), "no-gpu");
     ck_assert_double_eq(r.score, 0);
 }
 END_TEST
@@ -271,7 +273,7 @@ START_TEST(wrong_task_gets_no_technique_points)
 {
     grade("ptx " V4 " loads\nncu copy m.sum 0 conflicts", "wrong");
     assert_check(1, CML_TECH_NOT_RUN, "a case of the task failed");
-    ck_assert_str_eq(r.status, "wrong");
+    ck_assert_str_eq(cml_status_name(r.status), "wrong");
     ck_assert_double_eq(r.technique_score, 0);
 }
 END_TEST
@@ -349,7 +351,7 @@ START_TEST(ncu_over_limit_fails)
     grade("ncu copy m.sum 0 no bank conflicts", "passed");
     assert_check(0, CML_TECH_FAILED, "m.sum = 1536 > limit 0");
     assert_check(0, CML_TECH_FAILED, "case 1.1,n=1000"); /* the first case by default */
-    ck_assert_str_eq(r.status, "technique");
+    ck_assert_str_eq(cml_status_name(r.status), "technique");
     ck_assert_double_eq(r.score, 6);
 }
 END_TEST
@@ -366,7 +368,7 @@ START_TEST(ncu_without_permission_or_kernels_is_not_checked)
     setenv("CML_NCU", "/nonexistent/ncu", 1);
     grade("ncu copy m.sum 0 no bank conflicts", "passed");
     assert_check(0, CML_TECH_NOT_CHECKED, "not checked (ncu not found)");
-    ck_assert_str_eq(r.status, "passed");
+    ck_assert_str_eq(cml_status_name(r.status), "passed");
 }
 END_TEST
 
@@ -389,7 +391,7 @@ START_TEST(sanitizer_error_fails_with_its_first_lines)
     grade("sanitize memcheck", "passed");
     assert_check(0, CML_TECH_FAILED, "memcheck: Invalid __global__ read of size 16 bytes | at "
                                      "copyVec(");
-    ck_assert_str_eq(r.status, "technique");
+    ck_assert_str_eq(cml_status_name(r.status), "technique");
     setenv("CML_SANITIZER", "/nonexistent/cs", 1);
     grade("sanitize memcheck", "passed");
     assert_check(0, CML_TECH_NOT_CHECKED, "compute-sanitizer not found");

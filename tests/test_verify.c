@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cml.h"
 #include "cml_rand.h"
+#include "verify.h"
 #include "suites.h"
 
 #define SEED 0x5eedULL

@@ -1,13 +1,17 @@
 /* The grader's shared types: a lab's grading spec, what one run of a lab binary reported,
  * and the graded result of each task. The pipeline is stage -> build -> run -> verify ->
  * time -> score -> report; each step has its own file in this folder and its own header.
- * The grader never calls CUDA: the only CUDA processes are the lab binaries it execs. */
+ * The grader never calls CUDA: the only CUDA processes are the lab binaries it execs.
+ * Depends on status.h only. The steps' functions live in their own headers (spec.h, records.h,
+ * verify.h, score.h, report.h, ...), which include this one; it includes none of them back. */
 #ifndef CML_H
 #define CML_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "status.h"
 
 #define CML_MAX_TASKS 16
 #define CML_MAX_CASES 16
@@ -181,6 +185,15 @@ typedef struct {
     char detail[320];           /* "found: ld.global.v4.f32 ...", "not checked (ncu not found)" */
 } cml_tech_result;
 
+/* What a task's evidence earned of each part of its points, before its status decides which
+ * parts count (cml_award, score.c). */
+typedef struct {
+    int cases;                  /* cases whose correctness points count: those that passed,
+                                   none for a run the pipeline found cut short */
+    double perf;                /* fraction of the performance points */
+    int technique;              /* every technique check passed or could not be checked */
+} cml_credit;
+
 typedef struct {
     const cml_task_spec *spec;
     int cases_passed;
@@ -191,8 +204,8 @@ typedef struct {
     int implausible;            /* faster than the copy bandwidth allows: flagged */
     double correctness_score, perf_score, technique_score, score, max_score;
     cml_tech_result tech[CML_MAX_TECH]; /* one per spec->tech, filled by technique.c */
-    char status[32];            /* passed slow technique wrong todo error crash timeout
-                                   tampered build-error no-gpu */
+    enum cml_status status;     /* set with the points and the detail by cml_award (score.h) */
+    cml_credit credit;          /* what the evidence earned; the status decides what counts */
     char detail[1024];          /* one line for the report (reason of the first failure) */
     size_t output_len;          /* the task's run: stdout+stderr bytes kept (at most the cap) */
     size_t output_dropped;      /* and bytes beyond the cap, drained and discarded */
@@ -230,57 +243,9 @@ typedef struct {
     double score, max_score;
 } cml_grading;
 
-/* ---- the pipeline's steps: one file each ---- */
-
-/* spec.c: parse a spec file; 0 on success, else -1 with a message "file:line: what" in err. */
-int cml_spec_load(const char *path, cml_lab_spec *out, char *err, size_t errlen);
-const cml_task_spec *cml_spec_task(const cml_lab_spec *s, const char *id);
-
-/* records.c: parse the result file a lab binary wrote through CML_RESULT_FD.
- * Unknown record types and malformed lines are skipped (counted in *bad_lines if non-NULL). */
-int cml_records_parse(const char *text, size_t len, cml_run_record *out, int *bad_lines);
-
-/* records_claims.c: parse a run's result file as what it is, claims by the student's process.
- * Only records before the first `done` count. out->tampered is set, with what was seen in
- * out->tamper, for any record after `done`, a `case` or `time` record for a k or task the
- * grader did not ask for, a second one for the same k, a `time` record for a case not asked
- * to be timed or not `status=ok`, and a malformed line after `hello` (the harness writes none;
- * `todo` and `note` lines carry the student's own text and are only skipped). Returns 0. */
-int cml_records_parse_claims(const char *text, size_t len, const cml_run_asked *asked,
-                             cml_run_record *out);
-
-/* verify.c: regenerate the inputs from the seed, compute the expected output of task `t`'s
- * case `c` on the CPU and compare it with the file the lab wrote. Fills v; returns v->passed. */
-int cml_verify_case(const cml_task_spec *t, const cml_case_spec *c, uint64_t seed,
-                    const char *out_file, const cml_case_record *rec, cml_case_verdict *v);
-
-/* The status of a task whose run wrote forged records: scored 0 in every part. */
-#define CML_STATUS_TAMPERED "tampered"
-
-/* verify_checks.c: the bytes case c of task t must move (read + written, or over the host
- * link), by the grader's own count from the task's check and the case's parameters; the
- * lab's `bytes=` claim is never used. 0 for an unknown check or a case it cannot size. */
-uint64_t cml_case_bytes(const cml_task_spec *t, const cml_case_spec *c);
-
-/* score.c: points from the verdicts and the times (student run, reference run). */
-double cml_perf_fraction(double ratio, double full_ratio, double zero_ratio);
-/* Fills r's scores, status and detail from r->cases (already verified) and the `time` records of
- * both runs: ratio = geometric mean over the timed cases of student ms / reference ms. A
- * tampered student run makes the task `tampered`, scored 0 (cml_task_tampered). */
-void cml_score_task(cml_task_result *r, const cml_run_record *student,
-                    const cml_run_record *reference);
-/* Marks r tampered by the forged record of run: status, detail, every score 0. */
-void cml_task_tampered(cml_task_result *r, const cml_run_record *run);
-/* The hint a report shows for r: where it points (the lecture note) and what it says; for a
- * tampered task, what the grader verifies instead of the spec's hint. *text may be "". */
-void cml_task_hint(const cml_task_result *r, const char *note, const char **where,
-                   const char **text);
-
-/* report_term.c / report_json.c: the outputs. Colour only when `color` is set (a terminal). */
-void cml_report_terminal(FILE *f, const cml_grading *g, int color);
-int cml_report_json(const char *path, const cml_grading *g);       /* the full record */
-int cml_report_gradescope(const char *path, const cml_grading *g); /* results.json */
-int cml_report_tsv(const char *path, const cml_grading *g); /* lab task status score max detail */
+/* ---- the pipeline's steps: each has its own header (spec.h, records.h, verify.h, score.h,
+ * report.h, grade.h, ...). Only the sandbox's entry points are still declared here: most
+ * steps run processes through them, and run.h and sandbox.h build on this header. ---- */
 
 /* run.c: the sandbox. Fork, new process group, rlimits, exec argv with extra environment
  * entries (NULL-terminated "K=V" list), stdout+stderr captured up to output_cap bytes,

@@ -5,7 +5,9 @@
 #include "linkrules.h"
 #include "build.h"
 #include "probe.h"
+#include "report.h"
 #include "sandbox.h"
+#include "spec.h"
 #include "stage.h"
 #include "technique.h"
 #include "util.h"
@@ -145,14 +147,14 @@ static int build_failed(const cml_lab_spec *spec, lab_build *b, cml_lab_result *
 {
     char detail[1024];
     if (b->stage_err[0]) {
-        cml_lab_not_run(spec, "build-error", b->stage_err, r);
+        cml_lab_not_run(spec, CML_STATUS_BUILD_ERROR, b->stage_err, r);
         r->build_log = strdup(b->stage_err); /* the report shows why nothing was built */
         return 1;
     }
     if (b->student.ok)
         return 0;
     first_error(b->student.log, detail, sizeof detail);
-    cml_lab_not_run(spec, "build-error", detail, r);
+    cml_lab_not_run(spec, CML_STATUS_BUILD_ERROR, detail, r);
     keep_log(b, r);
     return 1;
 }
@@ -178,7 +180,7 @@ static void compiled_only(const cml_lab_spec *spec, lab_build *b, const cml_grad
         return;
     snprintf(detail, sizeof detail, "compiled for sm_%d; not run: no GPU here (%.600s)",
              b->student.cc, g->no_gpu_reason);
-    cml_lab_not_run(spec, "no-gpu", detail, r);
+    cml_lab_not_run(spec, CML_STATUS_NO_GPU, detail, r);
     keep_log(b, r);
     cml_technique_env te = { b->student.ev_dir, b->student.ev_digest, NULL, b->student.cc,
                              g->seed, NULL, 0 };

@@ -33,9 +33,9 @@ typedef struct {
 int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bin,
                                 const char *ref_bin, const cml_run_opts *o, cml_lab_result *out);
 
-/* Fill out for a lab that could not run: every task gets `status` ("build-error", "no-gpu"),
- * score 0 of its full points, and `detail`. */
-void cml_lab_not_run(const cml_lab_spec *spec, const char *status, const char *detail,
+/* Fill out for a lab that could not run: every task gets `status` (build-error, no-gpu,
+ * error), score 0 of its full points, and `detail`. */
+void cml_lab_not_run(const cml_lab_spec *spec, enum cml_status status, const char *detail,
                      cml_lab_result *out);
 
 /* Free what a lab result owns (its build log). */

@@ -1,11 +1,14 @@
 /* Grade one lab from built binaries: the reference's timings, one student run per task,
  * verification of every case, scores, and what the sandbox saw when a run did not finish. */
 #include "grade.h"
+#include "records.h"
 #include "run.h"
 #include "sandbox.h"
+#include "score.h"
 #include "sha256.h"
 #include "technique.h"
 #include "util.h"
+#include "verify.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -195,7 +198,7 @@ static void reference_runs(const cml_lab_spec *spec, const char *ref_bin, const 
 /* A run that wrote no `done` and left cases without a record: those cases fail with what the
  * sandbox saw, and the task is a timeout, or a crash unless the harness reported a CUDA error
  * first (then it is an error, as cml_score_task finds). Returns 1 when it set crash or timeout
- * (scored 0 by cml_score_task), 0 when the verdicts stand. */
+ * (with no credit: scored 0, and kept, by cml_score_task), 0 when the verdicts stand. */
 static int apply_unfinished(const cml_task_spec *t, const lab_run *lr, double timeout_s,
                             cml_task_result *r)
 {
@@ -213,12 +216,12 @@ static int apply_unfinished(const cml_task_spec *t, const lab_run *lr, double ti
     }
     if (first < 0 || (harness_error && !lr->proc.timed_out))
         return 0;
-    snprintf(r->status, sizeof r->status, "%s", lr->proc.timed_out ? "timeout" : "crash");
     snprintf(during, sizeof during, " during case %d of %d (%.120s)", first + 1, t->ncases,
              t->cases[first].text);
     cml_proc_tail(&lr->proc, 300, tail, sizeof tail);
-    snprintf(r->detail, sizeof r->detail, "the lab binary %s%s%s%s", how,
-             lr->proc.started ? during : "", tail[0] ? "; its output ended: " : "", tail);
+    cml_award(r, lr->proc.timed_out ? CML_STATUS_TIMEOUT : CML_STATUS_CRASH,
+              "the lab binary %s%s%s%s", how, lr->proc.started ? during : "",
+              tail[0] ? "; its output ended: " : "", tail);
     return 1;
 }
 
@@ -227,9 +230,8 @@ static void note_ending(const lab_run *lr, double timeout_s, cml_task_result *r)
 {
     char how[300];
     unfinished_how(lr, timeout_s, how, sizeof how);
-    size_t used = strlen(r->detail);
-    snprintf(r->detail + used, sizeof r->detail - used, "%sthen the lab binary %s",
-             used ? "; " : "", how);
+    cml_award(r, r->status, "%s%sthen the lab binary %s", r->detail, r->detail[0] ? "; " : "",
+              how);
 }
 
 /* A "slow" verdict costs points only once a second measurement agrees. The task's timed cases
@@ -282,21 +284,21 @@ static void confirm_slow(const cml_lab_spec *spec, int ti, const char *bin, cons
         stu->cases[cl.tcase[j]] = lr[1].rec.cases[j];
     }
     *again = *r;
-    again->status[0] = again->detail[0] = '\0';
+    again->status = CML_STATUS_NONE;
+    again->detail[0] = '\0';
     cml_score_task(again, stu, &ref[ti]);
     const double first = r->ratio;
     if (again->timed && !wrong && again->ratio < first)
         *r = *again;
-    size_t used = strlen(r->detail);
     if (wrong)
-        snprintf(r->detail + used, sizeof r->detail - used, "; measured twice, but the second "
-                 "run's output was wrong or missing: the first time counts");
+        cml_award(r, r->status, "%s; measured twice, but the second run's output was wrong or "
+                  "missing: the first time counts", r->detail);
     else if (!again->timed)
-        snprintf(r->detail + used, sizeof r->detail - used, "; a second measurement gave no "
-                 "time: the first counts");
+        cml_award(r, r->status, "%s; a second measurement gave no time: the first counts",
+                  r->detail);
     else
-        snprintf(r->detail + used, sizeof r->detail - used, "; measured twice, %.2fx then "
-                 "%.2fx: the better counts", first, again->ratio);
+        cml_award(r, r->status, "%s; measured twice, %.2fx then %.2fx: the better counts",
+                  r->detail, first, again->ratio);
 done:
     cml_proc_result_free(&lr[0].proc);
     cml_proc_result_free(&lr[1].proc);
@@ -325,9 +327,7 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
     char name[96], err[1024];
     snprintf(name, sizeof name, "%s-%s-out", spec->lab, t->id);
     if (cml_sandbox_scratch(o->work_dir, name, bin, dir, sizeof dir, err, sizeof err) < 0) {
-        snprintf(r->status, sizeof r->status, "error");
-        snprintf(r->detail, sizeof r->detail, "%s", err);
-        r->max_score = t->points + t->perf_points + t->technique_points;
+        cml_award(r, CML_STATUS_ERROR, "%s", err); /* nothing ran: no credit, 0 points */
         return -1;
     }
     if (o->progress)
@@ -345,7 +345,7 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
     }
     int cut_short = !lr->rec.done && apply_unfinished(t, lr, spec->timeout_s, r);
     cml_score_task(r, &lr->rec, ref);
-    if (ref_bin && r->timed && lr->rec.done && strcmp(r->status, "slow") == 0)
+    if (ref_bin && r->timed && lr->rec.done && r->status == CML_STATUS_SLOW)
         confirm_slow(spec, ti, bin, ref_bin, &lr->rec, o, r);
     if (!lr->rec.done && !cut_short && !lr->rec.tampered)
         note_ending(lr, spec->timeout_s, r);
@@ -380,7 +380,7 @@ int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bi
         char why[1024];
         snprintf(why, sizeof why, "grader error: cannot create the run folder %.900s: choose a "
                  "writable --out", o->work_dir);
-        cml_lab_not_run(spec, "error", why, out);
+        cml_lab_not_run(spec, CML_STATUS_ERROR, why, out);
         free(ref);
         return -1;
     }
@@ -398,7 +398,7 @@ int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bi
 }
 
 /* Contract in grade.h. */
-void cml_lab_not_run(const cml_lab_spec *spec, const char *status, const char *detail,
+void cml_lab_not_run(const cml_lab_spec *spec, enum cml_status status, const char *detail,
                      cml_lab_result *out)
 {
     out->spec = spec;
@@ -408,12 +408,10 @@ void cml_lab_not_run(const cml_lab_spec *spec, const char *status, const char *d
         cml_task_result *r = &out->tasks[t];
         memset(r, 0, sizeof *r);
         r->spec = &spec->tasks[t];
-        r->max_score = r->spec->points + r->spec->perf_points +
-                       r->spec->technique_points;
-        snprintf(r->status, sizeof r->status, "%s", status);
-        snprintf(r->detail, sizeof r->detail, "%s", detail);
+        cml_award(r, status, "%s", detail); /* no credit: 0 of the full points */
         for (int c = 0; c < r->spec->ncases; c++)
-            snprintf(r->cases[c].reason, sizeof r->cases[c].reason, "%s", status);
+            snprintf(r->cases[c].reason, sizeof r->cases[c].reason, "%s",
+                     cml_status_name(status));
         out->max_score += r->max_score;
     }
 }

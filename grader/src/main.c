@@ -3,6 +3,7 @@
 #include "build.h"
 #include "grade.h"
 #include "probe.h"
+#include "report.h"
 #include "run.h"
 #include "sandbox.h"
 #include "stage.h"

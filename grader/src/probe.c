@@ -4,6 +4,7 @@
 #include "probe.h"
 #include "sandbox.h"
 #include "build.h"
+#include "records.h"
 #include "run.h"
 
 #include <dirent.h>

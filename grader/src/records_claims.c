@@ -111,7 +111,7 @@ static void read_line(claims *s, const rec_span *line)
     s->after_done = rec_is(&l.type, "done");
 }
 
-/* Contract in cml.h. */
+/* Contract in records.h. */
 int cml_records_parse_claims(const char *text, size_t len, const cml_run_asked *asked,
                              cml_run_record *out)
 {

@@ -1,9 +1,23 @@
-/* Internal to the reports (report_term.c, report_json.c): small formatting helpers. */
+/* The reports (report_term.c, report_json.c, report_tech.c): the outputs a grading is read
+ * from, then the small formatting helpers they share.
+ * Depends on cml.h (the grading), json_write.h (the JSON writer) and score.h (a task's hint);
+ * none of them includes a report header. */
 #ifndef CML_REPORT_H
 #define CML_REPORT_H
 
+#include <stdio.h>
+
 #include "cml.h"
 #include "json_write.h"
+#include "score.h"
+
+/* The outputs. Colour only when `color` is set (a terminal). */
+void cml_report_terminal(FILE *f, const cml_grading *g, int color);
+int cml_report_json(const char *path, const cml_grading *g);       /* the full record */
+int cml_report_gradescope(const char *path, const cml_grading *g); /* results.json */
+int cml_report_tsv(const char *path, const cml_grading *g); /* lab task status score max detail */
+
+/* ---- shared by the report files ---- */
 
 /* Points with up to 2 decimals, trailing zeros trimmed: 38.5, 40, 6.67. */
 void cml_format_points(double v, char *buf, size_t len);

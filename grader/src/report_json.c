@@ -2,7 +2,6 @@
  * appeal needs (seed, GPU, versions, every case's verdict and the timings); results.json is
  * Gradescope's format, one test per task; summary.tsv is one line per task for scripts.
  * Every file is written to path.tmp and renamed, so a reader never sees half of one. */
-#include "json_write.h"
 #include "report.h"
 
 #include <inttypes.h>
@@ -34,7 +33,7 @@ static void write_task(json_w *w, const cml_task_result *r)
     jw_begin_object(w, NULL);
     jw_string(w, "id", r->spec->id);
     jw_string(w, "title", r->spec->title);
-    jw_string(w, "status", r->status);
+    jw_string(w, "status", cml_status_name(r->status));
     jw_number(w, "score", r->score);
     jw_number(w, "max_score", r->max_score);
     jw_number(w, "correctness_score", r->correctness_score);
@@ -148,7 +147,7 @@ static char *task_output(const cml_task_result *r, const char *note)
     cml_report_tech_text(m, r);
     const char *where, *hint;
     cml_task_hint(r, note, &where, &hint);
-    if (strcmp(r->status, "passed") != 0 && hint[0])
+    if (r->status != CML_STATUS_PASSED && hint[0])
         fprintf(m, "\nHint (%s): %s", where, hint);
     fclose(m);
     return buf;
@@ -163,7 +162,7 @@ static void write_gradescope_test(json_w *w, const cml_task_result *r, const cha
     jw_string(w, "number", r->spec->id);
     jw_number(w, "score", r->score);
     jw_number(w, "max_score", r->max_score);
-    jw_string(w, "status", strcmp(r->status, "passed") == 0 ? "passed" : "failed");
+    jw_string(w, "status", r->status == CML_STATUS_PASSED ? "passed" : "failed");
     jw_string(w, "output", out ? out : r->detail);
     jw_string(w, "visibility", "visible");
     jw_end_object(w);
@@ -244,7 +243,7 @@ static void write_tsv(FILE *f, const void *ctx)
             cml_format_points(r->max_score, max, sizeof max);
             tsv_field(f, g->labs[i].spec->lab, '\t');
             tsv_field(f, r->spec->id, '\t');
-            tsv_field(f, r->status, '\t');
+            tsv_field(f, cml_status_name(r->status), '\t');
             tsv_field(f, got, '\t');
             tsv_field(f, max, '\t');
             tsv_field(f, r->detail, '\n');

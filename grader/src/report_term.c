@@ -57,11 +57,14 @@ static void paint(const term *t, const char *code, const char *text)
     fprintf(t->f, "%s%s%s", t->color ? code : "", text, t->color ? RESET : "");
 }
 
-static const char *status_color(const char *status)
+/* The colour of a status: its shade in the status table (status.c). */
+static const char *status_color(enum cml_status status)
 {
-    if (strcmp(status, "passed") == 0)
-        return GREEN;
-    return strcmp(status, "slow") == 0 ? YELLOW : RED;
+    switch (cml_status_shade(status)) {
+    case CML_SHADE_GOOD: return GREEN;
+    case CML_SHADE_PARTIAL: return YELLOW;
+    default: return RED;
+    }
 }
 
 /* Submission, seed and GPU: what a re-grade needs to reproduce this one. */
@@ -149,7 +152,7 @@ static void print_task_row(const term *t, const cml_task_result *r)
     char copy[16] = "-", got[16], max[16], points[40];
     const cml_task_spec *s = r->spec;
     short_title(s->title, title, TITLE_WIDTH);
-    if (strcmp(r->status, "build-error") != 0 && strcmp(r->status, "no-gpu") != 0)
+    if (cml_status_ran(r->status))
         snprintf(cases, sizeof cases, "%d/%d", r->cases_passed, s->ncases);
     if (r->ms > 0)
         snprintf(ms, sizeof ms, "%.3f", r->ms);
@@ -164,7 +167,8 @@ static void print_task_row(const term *t, const cml_task_result *r)
     snprintf(points, sizeof points, "%s/%s", got, max);
     fprintf(t->f, "%-5s %-*s %5s %9s %9s %6s %5s %11s  ", s->id, TITLE_WIDTH, title, cases, ms,
             ref, ratio, copy, points);
-    paint(t, status_color(r->status), r->status[0] ? r->status : "-");
+    const char *status = cml_status_name(r->status);
+    paint(t, status_color(r->status), status[0] ? status : "-");
     fputc('\n', t->f);
 }
 
@@ -201,7 +205,7 @@ static void print_task_notes(const term *t, const cml_task_result *r, const char
     char line[160];
     const cml_case_verdict *v = cml_first_mismatches(r);
     fprintf(t->f, "%-5s ", r->spec->id);
-    paint(t, status_color(r->status), r->status);
+    paint(t, status_color(r->status), cml_status_name(r->status));
     fputs(": ", t->f);
     cml_put_clean(t->f, r->detail, 0);
     fputc('\n', t->f);
@@ -230,8 +234,8 @@ static void print_lab(const term *t, const cml_lab_result *lab)
     int notes = 0;
     for (int i = 0; i < lab->ntasks; i++) {
         const cml_task_result *r = &lab->tasks[i];
-        if (strcmp(r->status, "passed") == 0 || strcmp(r->status, "build-error") == 0)
-            continue;
+        if (r->status == CML_STATUS_PASSED || r->status == CML_STATUS_BUILD_ERROR)
+            continue; /* a build error's notes are the compiler's output, printed below */
         if (!notes) /* a blank line between the table and the notes */
             fputc('\n', t->f);
         notes = 1;

@@ -133,10 +133,14 @@ static int unique_dir(const char *parent, const char *name, char *dir, size_t le
 
 static char runs_base[CML_PATH]; /* as root: this grader's folder of run folders in /tmp */
 static pthread_once_t runs_once = PTHREAD_ONCE_INIT;
+static pid_t runs_owner;         /* the process that made it */
 
+/* Only its maker removes it: a forked child (a Check test) inherits the handler, and its exit
+ * would leave the next user to recreate the folder with mkdir's 0755. */
 static void remove_runs_base(void)
 {
-    rmdir(runs_base); /* empty unless --keep left run folders there */
+    if (getpid() == runs_owner)
+        rmdir(runs_base); /* empty unless --keep left run folders there */
 }
 
 static void make_runs_base(void)
@@ -146,6 +150,7 @@ static void make_runs_base(void)
         runs_base[0] = '\0';
         return;
     }
+    runs_owner = getpid();
     atexit(remove_runs_base);
 }
 

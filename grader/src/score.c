@@ -1,10 +1,13 @@
 /* score: points from the verdicts and the times. Correctness is shared equally by a task's
  * cases; performance counts only when every case passed, as the ratio of the student's time to
  * the reference solution's time measured in the same grading on the same GPU. Whatever goes
- * wrong on the grader's side (no reference time) never costs the student points. */
-#include "cml.h"
+ * wrong on the grader's side (no reference time) never costs the student points. Every status,
+ * score and detail of a task is set by cml_award, at the end of this file. */
+#include "score.h"
+#include "verify.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 /* What the time records of both runs say about one task's timed cases. */
@@ -97,32 +100,33 @@ static timing measure(cml_task_result *r, const cml_run_record *student,
     return tm;
 }
 
-/* Performance points once every case passed; sets status passed or slow and the detail. */
+/* Once every case passed: the performance credit, then status passed or slow and the detail. */
 static void score_perf(cml_task_result *r, const timing *tm, const cml_run_record *student)
 {
     const cml_task_spec *t = r->spec;
+    char detail[sizeof r->detail];
     double frac = 0;
     if (t->perf_points <= 0 || tm->ntimed == 0) {
         frac = 1;
-        snprintf(r->detail, sizeof r->detail, "all %d cases passed", t->ncases);
+        snprintf(detail, sizeof detail, "all %d cases passed", t->ncases);
     } else if (tm->student_missing) {
-        snprintf(r->detail, sizeof r->detail, "case %s: no time recorded: performance not judged",
+        snprintf(detail, sizeof detail, "case %s: no time recorded: performance not judged",
                  t->cases[tm->first_missing].text);
     } else if (tm->ref_missing) {
         frac = 1;
-        snprintf(r->detail, sizeof r->detail, "reference time unavailable: performance not judged");
+        snprintf(detail, sizeof detail, "reference time unavailable: performance not judged");
     } else if (r->implausible) {
-        snprintf(r->detail, sizeof r->detail,
+        snprintf(detail, sizeof detail,
                  "implausible: %.0f GB/s is %.2fx the copy bandwidth (%.0f GB/s) of this GPU: "
                  "no performance points", r->gbps, r->copy_fraction, student->copy_gbps);
     } else {
         frac = cml_perf_fraction(r->ratio, t->full_ratio, t->zero_ratio);
-        snprintf(r->detail, sizeof r->detail,
+        snprintf(detail, sizeof detail,
                  "%.2fx the reference time (full credit up to %gx, none from %gx)", r->ratio,
                  t->full_ratio, t->zero_ratio);
     }
-    r->perf_score = t->perf_points * frac;
-    snprintf(r->status, sizeof r->status, "%s", frac >= 1 ? "passed" : "slow");
+    r->credit.perf = frac;
+    cml_award(r, frac >= 1 ? CML_STATUS_PASSED : CML_STATUS_SLOW, "%s", detail);
 }
 
 /* Index of the first case that did not pass, or -1. */
@@ -134,60 +138,55 @@ static int first_failure(const cml_task_result *r)
     return -1;
 }
 
-/* "todo" when the student's run reached a TODO of this task, "error" for a CUDA error the
- * harness reported, "crash" for cases with no result from a run that never said `done`,
- * otherwise "wrong". */
-static const char *failure_status(const cml_task_result *r, const cml_run_record *run)
+/* todo when the student's run reached a TODO of this task, error for a CUDA error the
+ * harness reported, crash for cases with no result from a run that never said `done`,
+ * otherwise wrong. */
+static enum cml_status failure_status(const cml_task_result *r, const cml_run_record *run)
 {
     const char *id = r->spec->id;
     size_t idlen = strlen(id);
     int error = 0, missing = 0;
     for (int i = 0; run && i < run->ntodos; i++)
         if (strncmp(run->todos[i], id, idlen) == 0 && run->todos[i][idlen] == ':')
-            return "todo";
+            return CML_STATUS_TODO;
     for (int i = 0; i < r->spec->ncases; i++) {
         const cml_case_record *c = run && i < run->ncases ? &run->cases[i] : NULL;
         if (c && c->status == CML_CASE_TODO)
-            return "todo";
+            return CML_STATUS_TODO;
         error |= !r->cases[i].passed && c && c->status == CML_CASE_ERROR;
         missing |= !r->cases[i].passed && (!c || c->status == CML_CASE_MISSING);
     }
     if (error)
-        return "error";
-    return missing && !(run && run->done) ? "crash" : "wrong";
+        return CML_STATUS_ERROR;
+    return missing && !(run && run->done) ? CML_STATUS_CRASH : CML_STATUS_WRONG;
 }
 
-/* The first failing case's reason as the detail ("case n=4097: ..."; TODOs as they are). */
-static void failure_detail(cml_task_result *r)
+/* The first failing case's reason ("case n=4097: ..."; TODOs as they are) into buf; "" when
+ * every case passed. */
+static void failure_detail(const cml_task_result *r, char *buf, size_t len)
 {
     int f = first_failure(r);
-    if (f < 0)
-        return;
-    const char *reason = r->cases[f].reason[0] ? r->cases[f].reason : "failed";
-    if (strncmp(reason, "TODO(", 5) == 0)
-        snprintf(r->detail, sizeof r->detail, "%s", reason);
+    const char *reason = f < 0 ? "" : r->cases[f].reason[0] ? r->cases[f].reason : "failed";
+    if (f < 0 || strncmp(reason, "TODO(", 5) == 0)
+        snprintf(buf, len, "%s", reason);
     else
-        snprintf(r->detail, sizeof r->detail, "case %s: %s", r->spec->cases[f].text, reason);
+        snprintf(buf, len, "case %s: %s", r->spec->cases[f].text, reason);
 }
 
-/* Contract in cml.h. */
+/* Contract in score.h. */
 void cml_task_tampered(cml_task_result *r, const cml_run_record *run)
 {
-    const cml_task_spec *t = r->spec;
-    r->max_score = t->points + t->perf_points + t->technique_points;
-    r->correctness_score = r->perf_score = r->technique_score = r->score = 0;
-    snprintf(r->status, sizeof r->status, "%s", CML_STATUS_TAMPERED);
-    snprintf(r->detail, sizeof r->detail, "the lab process %s: results from the lab process "
-             "are claims, and this one was forged", run->tamper);
+    cml_award(r, CML_STATUS_TAMPERED, "the lab process %s: results from the lab process "
+              "are claims, and this one was forged", run->tamper);
 }
 
-/* Contract in cml.h. One comparison of the status, here, for every report. */
+/* Contract in score.h. One comparison of the status, here, for every report. */
 void cml_task_hint(const cml_task_result *r, const char *note, const char **where,
                    const char **text)
 {
     *where = note && note[0] ? note : "lecture notes";
     *text = r->spec ? r->spec->hint : "";
-    if (strcmp(r->status, CML_STATUS_TAMPERED) == 0) {
+    if (r->status == CML_STATUS_TAMPERED) {
         *where = "how grading works";
         *text = "every output is verified by the grader against its own CPU reference, only "
                 "verified cases are timed, and the grader counts the bytes a case moves: "
@@ -196,26 +195,23 @@ void cml_task_hint(const cml_task_result *r, const char *note, const char **wher
     }
 }
 
-/* A status the pipeline set before scoring (the run could not be judged case by case). */
-static int preset_status(const char *s)
+/* A status the pipeline set before scoring: the run could not be judged case by case. */
+static int preset_status(enum cml_status s)
 {
-    static const char *const PRESET[] = {"crash", "timeout", "build-error", "no-gpu"};
-    for (size_t i = 0; i < sizeof PRESET / sizeof PRESET[0]; i++)
-        if (strcmp(s, PRESET[i]) == 0)
-            return 1;
-    return 0;
+    return s == CML_STATUS_CRASH || s == CML_STATUS_TIMEOUT || s == CML_STATUS_BUILD_ERROR ||
+           s == CML_STATUS_NO_GPU;
 }
 
-/* Fills r's scores, status and detail from r->cases (already verified) and the `time` records
- * of both runs (either may be NULL). A tampered student run makes the task tampered, whatever
- * was set before. A status already set to crash, timeout, build-error or no-gpu is kept and
- * scores 0 (its detail too, when set). */
+/* Fills r's credit, status, points and detail from r->cases (already verified) and the `time`
+ * records of both runs (either may be NULL). A tampered student run makes the task tampered,
+ * whatever was set before. A status already set to crash, timeout, build-error or no-gpu is
+ * kept with no credit, so it scores 0 (its detail too, when set). */
 void cml_score_task(cml_task_result *r, const cml_run_record *student,
                     const cml_run_record *reference)
 {
     const cml_task_spec *t = r->spec;
-    r->max_score = t->points + t->perf_points + t->technique_points;
-    r->correctness_score = r->perf_score = r->technique_score = r->score = 0;
+    char detail[sizeof r->detail];
+    r->credit = (cml_credit){0};
     r->cases_passed = 0;
     for (int i = 0; i < t->ncases; i++)
         r->cases_passed += r->cases[i].passed != 0;
@@ -224,20 +220,39 @@ void cml_score_task(cml_task_result *r, const cml_run_record *student,
         cml_task_tampered(r, student);
         return;
     }
-    if (preset_status(r->status)) {
-        if (r->detail[0] == '\0')
-            failure_detail(r);
-        if (r->detail[0] == '\0')
-            snprintf(r->detail, sizeof r->detail, "%s", r->status);
+    if (preset_status(r->status)) { /* the run was cut short: what passed before earns nothing */
+        snprintf(detail, sizeof detail, "%s", r->detail);
+        if (detail[0] == '\0')
+            failure_detail(r, detail, sizeof detail);
+        cml_award(r, r->status, "%s", detail[0] ? detail : cml_status_name(r->status));
         return;
     }
-    r->detail[0] = '\0';
-    r->correctness_score = t->ncases ? t->points * r->cases_passed / t->ncases : 0;
+    r->credit.cases = r->cases_passed;
     if (r->cases_passed == t->ncases) {
         score_perf(r, &tm, student);
     } else {
-        snprintf(r->status, sizeof r->status, "%s", failure_status(r, student));
-        failure_detail(r);
+        failure_detail(r, detail, sizeof detail);
+        cml_award(r, failure_status(r, student), "%s", detail);
     }
-    r->score = r->correctness_score + r->perf_score;
+}
+
+/* Contract in score.h: the one place that sets a task's status, points and detail. */
+void cml_award(cml_task_result *r, enum cml_status s, const char *fmt, ...)
+{
+    const cml_task_spec *t = r->spec;
+    const unsigned earns = cml_status_earns(s);
+    char detail[sizeof r->detail];
+    va_list ap;
+    va_start(ap, fmt); /* formatted aside first: the arguments may name r->detail */
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    memcpy(r->detail, detail, sizeof r->detail);
+    r->status = s;
+    r->max_score = t->points + t->perf_points + t->technique_points;
+    r->correctness_score = (earns & CML_PART_CORRECTNESS) && t->ncases > 0
+                           ? t->points * r->credit.cases / t->ncases : 0;
+    r->perf_score = (earns & CML_PART_PERF) ? t->perf_points * r->credit.perf : 0;
+    r->technique_score = (earns & CML_PART_TECHNIQUE) && r->credit.technique
+                         ? t->technique_points : 0;
+    r->score = r->correctness_score + r->perf_score + r->technique_score;
 }

@@ -1,9 +1,11 @@
 /* Internal to the spec reader: the parser's state, shared by spec.c (the file, the lab
- * directives) and spec_task.c (task blocks and their cases). */
+ * directives) and spec_task.c (task blocks and their cases).
+ * Depends on spec.h (the reader's entry points, and through it cml.h); spec.h does not
+ * include it back. */
 #ifndef CML_SPEC_PARSE_H
 #define CML_SPEC_PARSE_H
 
-#include "cml.h"
+#include "spec.h"
 
 typedef struct {
     const char *path;

@@ -2,6 +2,7 @@
  * student's source with comments blanked out; then the verdict on the task (see technique.h). */
 #include "technique.h"
 #include "evidence.h"
+#include "score.h"
 #include "util.h"
 
 #include <regex.h>
@@ -195,7 +196,7 @@ static int first_failed(const cml_task_spec *t, const cml_task_result *r)
 void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
                         const cml_technique_env *env, cml_task_result *r)
 {
-    int solved = !strcmp(r->status, "passed") || !strcmp(r->status, "slow");
+    int solved = (cml_status_earns(r->status) & CML_PART_TECHNIQUE) != 0; /* passed, slow */
     int intact = evidence_intact(env);
     cml_tech_ncu_forget();
     for (int i = 0; i < t->ntech && i < CML_MAX_TECH; i++) {
@@ -227,14 +228,11 @@ void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
     if (!solved || t->ntech == 0)
         return;
     if (bad < 0) {
-        r->technique_score = t->technique_points;
-        r->score += r->technique_score;
+        r->credit.technique = 1;
+        cml_award(r, r->status, "%s", r->detail);
         return;
     }
-    char before[sizeof r->detail];
-    snprintf(before, sizeof before, "%s", r->detail);
-    snprintf(r->status, sizeof r->status, "technique");
-    snprintf(r->detail, sizeof r->detail, "technique check %s failed (it proves: %.160s): "
-             "%.320s%s%.400s", cml_tech_kind_name(t->tech[bad].kind), t->tech[bad].what,
-             r->tech[bad].detail, before[0] ? "; " : "", before);
+    cml_award(r, CML_STATUS_TECHNIQUE, "technique check %s failed (it proves: %.160s): "
+              "%.320s%s%.400s", cml_tech_kind_name(t->tech[bad].kind), t->tech[bad].what,
+              r->tech[bad].detail, r->detail[0] ? "; " : "", r->detail);
 }

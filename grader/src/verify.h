@@ -1,10 +1,21 @@
 /* The grader's CPU references ("checks"): one table entry per check name in a spec.
  * verify.c compares a lab's output file with what the entry says it must hold;
- * spec.c asks it whether a check exists and whether a case gives it what it needs. */
+ * spec.c asks it whether a check exists and whether a case gives it what it needs.
+ * Depends on cml.h (the spec, record and verdict types). */
 #ifndef CML_VERIFY_H
 #define CML_VERIFY_H
 
 #include "cml.h"
+
+/* verify.c: regenerate the inputs from the seed, compute the expected output of task `t`'s
+ * case `c` on the CPU and compare it with the file the lab wrote. Fills v; returns v->passed. */
+int cml_verify_case(const cml_task_spec *t, const cml_case_spec *c, uint64_t seed,
+                    const char *out_file, const cml_case_record *rec, cml_case_verdict *v);
+
+/* verify_checks.c: the bytes case c of task t must move (read + written, or over the host
+ * link), by the grader's own count from the task's check and the case's parameters; the
+ * lab's `bytes=` claim is never used. 0 for an unknown check or a case it cannot size. */
+uint64_t cml_case_bytes(const cml_task_spec *t, const cml_case_spec *c);
 
 /* One CPU reference. To add a check, write its two functions and add a row to the
  * table of its lab's file (verify_checks*.c). Every output element is a 32-bit float. */

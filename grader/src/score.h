@@ -1,0 +1,38 @@
+/* Scoring (score.c): a task's status, points and detail from its verdicts and the times of the
+ * student's and the reference's runs. cml_award is the one function that sets them; every step
+ * that decides a task's outcome (score, technique checks, a build error, no GPU, a run cut
+ * short, a forged record) goes through it.
+ * Depends on cml.h (the result types) and through it on status.h (the status table). */
+#ifndef CML_SCORE_H
+#define CML_SCORE_H
+
+#include "cml.h"
+
+/* Fraction of the performance points for a time ratio: 1 at ratio <= full, 0 at ratio >= zero,
+ * linear between; 0 for a ratio that is not a positive finite number. */
+double cml_perf_fraction(double ratio, double full_ratio, double zero_ratio);
+
+/* The one rule for a task's points. Sets r's status to s and its detail (printf-style; the
+ * arguments may name r->detail itself), and its points from s and r->credit: each part counts
+ * only when s earns it (cml_status_earns) and as far as the credit goes:
+ *   correctness = points * credit.cases / ncases   (0 without cases)
+ *   perf        = perf_points * credit.perf
+ *   technique   = technique_points when credit.technique
+ * score is their sum; max_score is always the spec's points + perf_points + technique_points,
+ * whatever the status. r->spec must be set. */
+void cml_award(cml_task_result *r, enum cml_status s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Fills r's credit, status, points and detail from r->cases (already verified) and the `time`
+ * records of both runs: ratio = geometric mean over the timed cases of student ms / reference
+ * ms. A tampered student run makes the task `tampered`, scored 0 (cml_task_tampered). */
+void cml_score_task(cml_task_result *r, const cml_run_record *student,
+                    const cml_run_record *reference);
+/* Marks r tampered by the forged record of run: status, detail, every score 0. */
+void cml_task_tampered(cml_task_result *r, const cml_run_record *run);
+/* The hint a report shows for r: where it points (the lecture note) and what it says; for a
+ * tampered task, what the grader verifies instead of the spec's hint. *text may be "". */
+void cml_task_hint(const cml_task_result *r, const char *note, const char **where,
+                   const char **text);
+
+#endif /* CML_SCORE_H */
