@@ -4,12 +4,12 @@
  * student code goes through cml_run_sandboxed: a supervisor (sandbox_reaper.c) stands between
  * the grader and it, and it enters the sandbox (sandbox_policy.c) just before exec. */
 #include "run.h"
+#include "run_capture.h"
 #include "sandbox.h"
 #include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -17,13 +17,11 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define FSIZE_LIMIT (8ull << 30) /* no single file written by a lab beyond 8 GiB */
 #define NOFILE_LIMIT 1024        /* CUDA needs ~64; 1024 is the usual default */
-#define CHUNK 65536
 
 /* Process groups being waited on, for the interrupt handler; 0 = free slot. */
 #define MAX_ACTIVE 64
@@ -149,95 +147,6 @@ static _Noreturn void supervisor(child_plan *p)
     cml_reaper_main(lab_start, p, p->deadline, p->mem_cap, p->report_w, drop);
 }
 
-/* Captured output: the first `cap` bytes kept, the rest counted. */
-typedef struct {
-    char *buf;
-    size_t len, alloc, cap, dropped;
-} capture;
-
-static void capture_bytes(capture *c, const char *data, size_t n)
-{
-    size_t keep = c->cap - c->len < n ? c->cap - c->len : n;
-    if (keep > 0 && c->len + keep > c->alloc) {
-        size_t want = c->alloc ? c->alloc : 4096;
-        while (want < c->len + keep) want *= 2;
-        if (want > c->cap) want = c->cap;
-        char *grown = realloc(c->buf, want + 1);
-        if (!grown) keep = 0; else { c->buf = grown; c->alloc = want; }
-    }
-    memcpy(c->buf + c->len, data, keep);
-    c->len += keep;
-    c->dropped += n - keep;
-}
-
-/* Read what is there; 0 on end of file, 1 when more may come. */
-static int read_some(int fd, capture *c)
-{
-    char chunk[CHUNK];
-    ssize_t got = read(fd, chunk, sizeof chunk);
-    if (got < 0)
-        return errno == EINTR || errno == EAGAIN ? 1 : 0;
-    if (got == 0)
-        return 0;
-    capture_bytes(c, chunk, (size_t)got);
-    return 1;
-}
-
-static int child_has_exited(pid_t pid)
-{
-    siginfo_t si;
-    memset(&si, 0, sizeof si);
-    if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
-        return errno != EINTR;
-    return si.si_pid == pid;
-}
-
-static int open_pidfd(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-    return (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-    (void)pid;
-    return -1;
-#endif
-}
-
-/* Poll the output pipe (and the child's pidfd) until the child exits or the deadline.
- * Returns 1 when the deadline passed. The child is left unreaped (a zombie holds its pgid). */
-static int watch(pid_t pid, int out_r, double deadline, capture *c)
-{
-    int pidfd = open_pidfd(pid), pipe_open = 1, timed_out = 0;
-    for (;;) {
-        if (child_has_exited(pid))
-            break;
-        double left = deadline - cml_now();
-        if (left <= 0) { timed_out = 1; break; }
-        int ms = left > 3600 ? 3600000 : (int)(left * 1000) + 1;
-        if (pidfd < 0 && ms > 20)
-            ms = 20; /* no pidfd: look at the child every 20 ms */
-        struct pollfd fds[2] = { { pipe_open ? out_r : -1, POLLIN, 0 }, { pidfd, POLLIN, 0 } };
-        if (poll(fds, 2, ms) > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
-            pipe_open = read_some(out_r, c);
-    }
-    if (pidfd >= 0)
-        close(pidfd);
-    return timed_out;
-}
-
-/* Kill the group (stray grandchildren too), keep what is left in the pipe, reap. */
-static void finish(pid_t pid, int out_r, capture *c, int *status)
-{
-    kill(-pid, SIGKILL);
-    fcntl(out_r, F_SETFL, O_NONBLOCK);
-    char chunk[CHUNK];
-    ssize_t got;
-    while ((got = read(out_r, chunk, sizeof chunk)) > 0 || (got < 0 && errno == EINTR))
-        if (got > 0)
-            capture_bytes(c, chunk, (size_t)got);
-    while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-        ;
-}
-
 /* The supervisor's account of the lab process (none when the backstop had to kill it). */
 static void take_report(int report_r, int *status, cml_proc_result *out)
 {
@@ -299,8 +208,8 @@ static int run_child(child_plan *p, int out_r, int err_r, double timeout_s, size
     }
     out->started = 1;
     /* sandboxed: the supervisor enforces the deadline; this one only backs it up */
-    out->timed_out = watch(pid, out_r, t0 + timeout_s + (p->sandboxed ? 30 : 0), &c);
-    finish(pid, out_r, &c, &status);
+    out->timed_out = cml_watch(pid, out_r, t0 + timeout_s + (p->sandboxed ? 30 : 0), &c);
+    cml_finish(pid, out_r, &c, &status);
     track(pid, 0);
     out->wall_s = cml_now() - t0;
     if (p->sandboxed)
