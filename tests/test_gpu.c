@@ -150,40 +150,11 @@ START_TEST(skeletons_score_zero_with_todo_messages)
 }
 END_TEST
 
-/* The verdict EXPECT pins for `task` ("<task> <status> [text]" lines) into want and text;
- * both left as they are when the task is not listed. */
-static void expected_verdict(const char *expect, const char *task, char *want, size_t wlen,
-                             char *text, size_t tlen)
-{
-    for (const char *p = expect; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-        char line[600], id[16], status[32];
-        int used = 0;
-        snprintf(line, sizeof line, "%.*s", (int)strcspn(p, "\n"), p);
-        if (sscanf(line, "%15s %31s %n", id, status, &used) >= 2 && strcmp(id, task) == 0) {
-            snprintf(want, wlen, "%s", status);
-            snprintf(text, tlen, "%s", line + used);
-            return;
-        }
-    }
-}
-
 /* Compare summary.tsv with EXPECT: "<task> <status> [text]" per pinned task; others passed. */
 static void compare_expect(const char *expect, const char *lab, char *msg, size_t len)
 {
-    int n = test_read_summary(out, lines, 64), seen = 0;
-    msg[0] = '\0';
-    for (int i = 0; i < n && !msg[0]; i++) {
-        if (strcmp(lines[i].lab, lab) != 0)
-            continue;
-        seen++;
-        char want[32] = "passed", text[512] = "";
-        expected_verdict(expect, lines[i].task, want, sizeof want, text, sizeof text);
-        if (strcmp(lines[i].status, want) != 0 || !strstr(lines[i].detail, text))
-            snprintf(msg, len, "task %.15s: got %.31s (%.900s), want %s%s%.500s", lines[i].task,
-                     lines[i].status, lines[i].detail, want, text[0] ? " with " : "", text);
-    }
-    if (!seen)
-        snprintf(msg, len, "no summary.tsv line for lab %s", lab);
+    int n = test_read_summary(out, lines, 64);
+    planted_compare(lines, n > 0 ? n : 0, expect, lab, msg, len);
 }
 
 /* The solution with the bug's patch applied, in `sub`, graded; verdicts as EXPECT says. */
