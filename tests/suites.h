@@ -26,6 +26,11 @@ Suite *gpu_suite(void);      /* tests/test_gpu.c: needs a GPU; add it only when 
 int gpu_present(char *reason, size_t len);
 int gpu_test_count(void);
 
+/* tests/test_gpu_attacks.c: the attack corpus graded on the GPU, as one test case of the GPU
+ * suite (tag gpu-attacks); how many tests it adds (one per attack). */
+void gpu_attacks_add(Suite *s);
+int gpu_attack_count(void);
+
 /* tests/test_sandbox.c: how many confined attack tests sandbox_suite() left out because this
  * kernel has no Landlock (0 where it has). */
 int sandbox_tests_skipped(void);

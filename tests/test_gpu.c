@@ -188,12 +188,13 @@ int gpu_test_count(void)
 {
     int n;
     fixed_tests(&n);
-    return n + find_planted();
+    return n + find_planted() + gpu_attack_count();
 }
 
-/* The GPU suite: add it only when gpu_present() says so. Two test cases with Check tags, so a
- * GPU session can run them in separate calls: CK_INCLUDE_TAGS=gpu-grading (the solutions five
- * times, the skeletons) and CK_INCLUDE_TAGS=gpu-planted (every planted bug). */
+/* The GPU suite: add it only when gpu_present() says so. Three test cases with Check tags, so
+ * a GPU session can run them in separate calls: CK_INCLUDE_TAGS=gpu-grading (the solutions five
+ * times, the skeletons), CK_INCLUDE_TAGS=gpu-planted (every planted bug) and
+ * CK_INCLUDE_TAGS=gpu-attacks (the attack corpus, tests/test_gpu_attacks.c). */
 Suite *gpu_suite(void)
 {
     int n;
@@ -212,5 +213,6 @@ Suite *gpu_suite(void)
     tcase_add_loop_test(bugs, planted_bug_gets_its_expected_verdict, 0, find_planted());
     suite_add_tcase(s, grading);
     suite_add_tcase(s, bugs);
+    gpu_attacks_add(s);
     return s;
 }
