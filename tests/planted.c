@@ -202,3 +202,39 @@ int planted_find(const char *base, planted_bug *out, int max)
     free(nl >= 0 ? labs : NULL);
     return n;
 }
+
+/* Contract in planted.h. */
+void planted_expected(const char *expect, const char *task, char *want, size_t wlen, char *text,
+                      size_t tlen)
+{
+    for (const char *p = expect; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        char line[600], id[16], status[32];
+        int used = 0;
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(p, "\n"), p);
+        if (sscanf(line, "%15s %31s %n", id, status, &used) >= 2 && strcmp(id, task) == 0) {
+            snprintf(want, wlen, "%s", status);
+            snprintf(text, tlen, "%s", line + used);
+            return;
+        }
+    }
+}
+
+/* Contract in planted.h. */
+void planted_compare(const test_summary_line *lines, int n, const char *expect, const char *lab,
+                     char *msg, size_t len)
+{
+    int seen = 0;
+    msg[0] = '\0';
+    for (int i = 0; i < n && !msg[0]; i++) {
+        if (strcmp(lines[i].lab, lab) != 0)
+            continue;
+        seen++;
+        char want[32] = "passed", text[512] = "";
+        planted_expected(expect, lines[i].task, want, sizeof want, text, sizeof text);
+        if (strcmp(lines[i].status, want) != 0 || !strstr(lines[i].detail, text))
+            snprintf(msg, len, "task %.15s: got %.31s (%.900s), want %s%s%.500s", lines[i].task,
+                     lines[i].status, lines[i].detail, want, text[0] ? " with " : "", text);
+    }
+    if (!seen)
+        snprintf(msg, len, "no summary.tsv line for lab %s", lab);
+}

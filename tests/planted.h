@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "helpers.h"
+
 /* Apply a unified diff to the text of one file. Hunks are located by their exact context and
  * removed lines (line numbers are ignored), in order. Returns the patched text (free it), or
  * NULL with the reason in err when a hunk does not match. Only the hunks for `file` (the
@@ -27,5 +29,16 @@ typedef struct {
 
 /* Every base/<lab>/<bug>/ holding an EXPECT file, in name order, at most max; the count. */
 int planted_find(const char *base, planted_bug *out, int max);
+
+/* The verdict an EXPECT text ("<task> <status> [text the detail must contain]" lines) pins for
+ * `task`, into want and text; both left as they are when the task is not listed. */
+void planted_expected(const char *expect, const char *task, char *want, size_t wlen, char *text,
+                      size_t tlen);
+
+/* Compare the summary.tsv lines of `lab` with EXPECT: each pinned task has its status and a
+ * detail holding its text, every other task passed. "" in msg when they agree, else the first
+ * disagreement (also when no line of the lab is there). */
+void planted_compare(const test_summary_line *lines, int n, const char *expect, const char *lab,
+                     char *msg, size_t len);
 
 #endif /* CML_TEST_PLANTED_H */

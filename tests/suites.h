@@ -19,12 +19,18 @@ Suite *technique_suite(void); /* tests/test_technique.c: technique checks, fake 
 Suite *planted_suite(void);   /* tests/test_planted.c: planted bugs as patches on the solutions */
 Suite *link_suite(void);      /* tests/test_link.c: link rules on attacks and correct code */
 Suite *sandbox_suite(void);   /* tests/test_sandbox.c: attacks on the sandbox, and unconfined */
+Suite *attacks_suite(void);   /* tests/test_attacks.c: the attack corpus built without a GPU */
 Suite *gpu_suite(void);      /* tests/test_gpu.c: needs a GPU; add it only when gpu_present() */
 
 /* tests/test_gpu.c: whether a usable GPU is here (the probe runs in a child process); the
  * reason when not. And how many GPU tests there are (the same list gpu_suite() adds). */
 int gpu_present(char *reason, size_t len);
 int gpu_test_count(void);
+
+/* tests/test_gpu_attacks.c: the attack corpus graded on the GPU, as one test case of the GPU
+ * suite (tag gpu-attacks); how many tests it adds (one per attack). */
+void gpu_attacks_add(Suite *s);
+int gpu_attack_count(void);
 
 /* tests/test_sandbox.c: how many confined attack tests sandbox_suite() left out because this
  * kernel has no Landlock (0 where it has). */

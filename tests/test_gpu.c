@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "helpers.h"
 #include "planted.h"
@@ -31,15 +33,42 @@ static int find_planted(void)
     return nplanted;
 }
 
-/* Contract in suites.h: the probe is built and run as a child process. */
+/* Contract in suites.h. cml_probe runs in a forked child, not in the runner: it sets up the
+ * grader's sandbox state (as root, this process's folder of run folders in /tmp, and an exit
+ * handler that removes it), which every forked test would otherwise inherit and each remove at
+ * its exit (run_folder_is_reachable_by_the_labs_user then found the folder re-made 0755). */
 int gpu_present(char *reason, size_t len)
 {
-    cml_probe_result *p = calloc(1, sizeof *p);
-    cml_probe(test_root(), test_path("build/cache"), p);
-    int have = p->have_gpu;
-    snprintf(reason, len, "%s", p->reason);
-    free(p);
-    return have;
+    char buf[1 + sizeof ((cml_probe_result *)0)->reason] = "0";
+    int fds[2];
+    snprintf(reason, len, "the GPU probe could not be started");
+    if (pipe(fds) < 0)
+        return 0;
+    pid_t pid = fork();
+    if (pid == 0) {
+        cml_probe_result *p = calloc(1, sizeof *p);
+        close(fds[0]);
+        if (p) {
+            cml_probe(test_root(), test_path("build/cache"), p);
+            buf[0] = p->have_gpu ? '1' : '0';
+            snprintf(buf + 1, sizeof buf - 1, "%s", p->reason);
+        }
+        ssize_t w = write(fds[1], buf, strlen(buf) + 1);
+        exit(w > 0 ? 0 : 1); /* exit, not _exit: the child's own run folder goes with it */
+    }
+    close(fds[1]);
+    size_t got = 0;
+    ssize_t r;
+    while (pid > 0 && got < sizeof buf - 1 &&
+           (r = read(fds[0], buf + got, sizeof buf - 1 - got)) > 0)
+        got += (size_t)r;
+    close(fds[0]);
+    if (pid > 0)
+        waitpid(pid, NULL, 0);
+    buf[got] = '\0';
+    if (got > 0)
+        snprintf(reason, len, "%s", buf + 1);
+    return got > 0 && buf[0] == '1';
 }
 
 static void setup(void)
@@ -121,40 +150,11 @@ START_TEST(skeletons_score_zero_with_todo_messages)
 }
 END_TEST
 
-/* The verdict EXPECT pins for `task` ("<task> <status> [text]" lines) into want and text;
- * both left as they are when the task is not listed. */
-static void expected_verdict(const char *expect, const char *task, char *want, size_t wlen,
-                             char *text, size_t tlen)
-{
-    for (const char *p = expect; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-        char line[600], id[16], status[32];
-        int used = 0;
-        snprintf(line, sizeof line, "%.*s", (int)strcspn(p, "\n"), p);
-        if (sscanf(line, "%15s %31s %n", id, status, &used) >= 2 && strcmp(id, task) == 0) {
-            snprintf(want, wlen, "%s", status);
-            snprintf(text, tlen, "%s", line + used);
-            return;
-        }
-    }
-}
-
 /* Compare summary.tsv with EXPECT: "<task> <status> [text]" per pinned task; others passed. */
 static void compare_expect(const char *expect, const char *lab, char *msg, size_t len)
 {
-    int n = test_read_summary(out, lines, 64), seen = 0;
-    msg[0] = '\0';
-    for (int i = 0; i < n && !msg[0]; i++) {
-        if (strcmp(lines[i].lab, lab) != 0)
-            continue;
-        seen++;
-        char want[32] = "passed", text[512] = "";
-        expected_verdict(expect, lines[i].task, want, sizeof want, text, sizeof text);
-        if (strcmp(lines[i].status, want) != 0 || !strstr(lines[i].detail, text))
-            snprintf(msg, len, "task %.15s: got %.31s (%.900s), want %s%s%.500s", lines[i].task,
-                     lines[i].status, lines[i].detail, want, text[0] ? " with " : "", text);
-    }
-    if (!seen)
-        snprintf(msg, len, "no summary.tsv line for lab %s", lab);
+    int n = test_read_summary(out, lines, 64);
+    planted_compare(lines, n > 0 ? n : 0, expect, lab, msg, len);
 }
 
 /* The solution with the bug's patch applied, in `sub`, graded; verdicts as EXPECT says. */
@@ -188,12 +188,13 @@ int gpu_test_count(void)
 {
     int n;
     fixed_tests(&n);
-    return n + find_planted();
+    return n + find_planted() + gpu_attack_count();
 }
 
-/* The GPU suite: add it only when gpu_present() says so. Two test cases with Check tags, so a
- * GPU session can run them in separate calls: CK_INCLUDE_TAGS=gpu-grading (the solutions five
- * times, the skeletons) and CK_INCLUDE_TAGS=gpu-planted (every planted bug). */
+/* The GPU suite: add it only when gpu_present() says so. Three test cases with Check tags, so
+ * a GPU session can run them in separate calls: CK_INCLUDE_TAGS=gpu-grading (the solutions five
+ * times, the skeletons), CK_INCLUDE_TAGS=gpu-planted (every planted bug) and
+ * CK_INCLUDE_TAGS=gpu-attacks (the attack corpus, tests/test_gpu_attacks.c). */
 Suite *gpu_suite(void)
 {
     int n;
@@ -212,5 +213,6 @@ Suite *gpu_suite(void)
     tcase_add_loop_test(bugs, planted_bug_gets_its_expected_verdict, 0, find_planted());
     suite_add_tcase(s, grading);
     suite_add_tcase(s, bugs);
+    gpu_attacks_add(s);
     return s;
 }
