@@ -12,6 +12,7 @@
 #include "evidence.h"
 #include "grade.h"
 #include "helpers.h"
+#include "sandbox.h"
 #include "stage.h"
 #include "suites.h"
 #include "util.h"
@@ -103,6 +104,55 @@ START_TEST(cached_binary_changed_after_its_build_is_not_reused)
 }
 END_TEST
 
+/* Build lab 01's solution with `line` added at its top, evidence collected, the repository
+ * protected as the grader protects it. The build (its log in b). */
+static void build_with_line(const char *line, cml_build *b, char *work, size_t wlen)
+{
+    char sub[CML_PATH], err[1024], path[CML_PATH];
+    const char *root = test_root();
+    cml_sandbox_protect(&root, 1);
+    test_tmpdir(work, wlen);
+    cml_fmt(sub, sizeof sub, "%s/sub", work);
+    cml_mkdirs(sub);
+    char *sol = cml_read_text(test_path("solutions/01_coalescing/coalescing.cu"), 1u << 20, NULL);
+    char *both = NULL;
+    ck_assert(sol && asprintf(&both, "%s\n%s", line, sol) > 0);
+    cml_fmt(path, sizeof path, "%s/coalescing.cu", sub);
+    test_write(path, both);
+    free(sol), free(both);
+    *b = (cml_build){ .spec = &specs[0], .cc = cml_default_cc(), .timeout_s = 600,
+                      .evidence = 1 };
+    ck_assert_msg(cml_stage(test_root(), &specs[0], CML_SIDE_STUDENT, sub, work, b->dir,
+                            sizeof b->dir, err, sizeof err) == 0, "%s", err);
+    cml_build_lab(b);
+}
+
+/* An #include of a file in the grader's tree (a solution, say) reads it into the student's
+ * object at compile time: the build fails and names the file. */
+START_TEST(include_of_a_grader_file_fails_the_build)
+{
+    char line[CML_PATH + 32], work[64];
+    cml_build b;
+    cml_fmt(line, sizeof line, "#include \"%s/common/cml_rand.h\"", test_root());
+    build_with_line(line, &b, work, sizeof work);
+    ck_assert_msg(!b.ok && b.log && strstr(b.log, "(rule: include)") &&
+                  strstr(b.log, "common/cml_rand.h"), "log: %s", b.log ? b.log : "(none)");
+    cml_build_free(&b);
+    cml_rmtree(work);
+}
+END_TEST
+
+START_TEST(include_of_the_staged_copy_builds)
+{
+    char work[64];
+    cml_build b;
+    build_with_line("#include \"common/cml_rand.h\"", &b, work, sizeof work);
+    ck_assert_msg(b.ok, "log: %s", b.log ? b.log : "(none)");
+    cml_build_free(&b);
+    cml_rmtree(work);
+}
+END_TEST
+
 START_TEST(every_spec_loads)
 {
     char err[512];
@@ -127,6 +177,8 @@ Suite *build_suite(void)
     tcase_set_timeout(tc, 900);
     tcase_add_test(tc, every_spec_loads);
     tcase_add_test(tc, cached_binary_changed_after_its_build_is_not_reused);
+    tcase_add_test(tc, include_of_a_grader_file_fails_the_build);
+    tcase_add_test(tc, include_of_the_staged_copy_builds);
     tcase_add_loop_test(tc, skeleton_compiles_without_warnings, 0, nspecs);
     tcase_add_loop_test(tc, solution_compiles_without_warnings, 0, nspecs);
     suite_add_tcase(s, tc);

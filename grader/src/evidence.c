@@ -1,6 +1,7 @@
 /* Evidence for the technique checks, collected right after the build (see evidence.h). */
 #include "evidence.h"
 #include "run.h"
+#include "sandbox.h"
 #include "stage.h"
 #include "technique.h"
 #include "util.h"
@@ -62,6 +63,42 @@ static int sass_of(const char *dir, const char *file, int cc, const char *ev)
     return rc;
 }
 
+/* Every file the preprocessor read for one student file, from the line markers of its
+ * preprocessed text (# <line> "<path>"), must lie in the staged folder or outside the grader's
+ * protected folders: an #include of a solution, a cached build or another submission reads it
+ * into the student's object at compile time, before any sandbox could refuse it. */
+static int includes_allowed(const char *dir, const char *ii, const char *file, char *why,
+                            size_t wlen)
+{
+    char *text = cml_read_text(ii, (size_t)256 << 20, NULL), *staged = realpath(dir, NULL);
+    int rc = text && staged ? 0 : -1;
+    if (rc < 0)
+        snprintf(why, wlen, "cannot read the preprocessed text of %.200s", file);
+    for (const char *p = text; rc == 0 && p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        const char *q = strchr(p, '"'), *e = q ? strchr(q + 1, '"') : NULL;
+        if (p[0] != '#' || p[1] != ' ' || !q || !e || e > p + strcspn(p, "\n") || e - q > 4000)
+            continue;
+        char path[CML_PATH], *real;
+        if (q[1] == '<' || cml_fmt(path, sizeof path, "%s%s%.*s", q[1] == '/' ? "" : dir,
+                                   q[1] == '/' ? "" : "/", (int)(e - q - 1), q + 1) < 0 ||
+            !(real = realpath(path, NULL)))
+            continue; /* <built-in>, <command-line> */
+        const char *grader = cml_sandbox_protected(real);
+        size_t n = strlen(staged);
+        int in_staged = strncmp(real, staged, n) == 0 && (real[n] == '/' || !real[n]);
+        if (grader && !in_staged) {
+            snprintf(why, wlen, "link rule: %.100s includes %.300s, which lies in the grader's "
+                     "files (%.200s): include only your lab's files, common/ and system "
+                     "headers (rule: include)", file, real, grader);
+            rc = -1;
+        }
+        free(real);
+    }
+    free(text);
+    free(staged);
+    return rc;
+}
+
 /* Contract in evidence.h. */
 int cml_evidence_collect(const cml_lab_spec *spec, const char *dir, int cc, char *ev_dir,
                          size_t len, char digest[CML_SHA256_HEX], char *why, size_t wlen)
@@ -81,6 +118,7 @@ int cml_evidence_collect(const cml_lab_spec *spec, const char *dir, int cc, char
             copy_in(path, ev_dir, f, ".ptx", why, wlen) < 0)
             return -1;
         if (kept(dir, f, ".cpp1.ii", path, sizeof path) < 0 ||
+            includes_allowed(dir, path, f, why, wlen) < 0 ||
             copy_in(path, ev_dir, f, ".ii", why, wlen) < 0)
             return -1;
         if (sass_of(dir, f, cc, ev_dir) < 0)

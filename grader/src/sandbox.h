@@ -44,6 +44,9 @@ const cml_sandbox_caps *cml_sandbox_caps_get(void);
  * builds, solutions, the build cache, specs), the output folder, the submission. Copied. */
 void cml_sandbox_protect(const char *const *paths, int n);
 
+/* The protected folder a resolved path lies beneath, or NULL. */
+const char *cml_sandbox_protected(const char *real_path);
+
 /* A fresh run folder <parent>/<name>-<16 random hex digits> holding a copy of `bin` as `lab`
  * (executable): every confined run starts in one, so it sees no other run's files. When the
  * lab runs as another user (the grader is root), the folder is made in a root-owned, unlistable

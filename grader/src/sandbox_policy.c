@@ -33,6 +33,17 @@ static const char *const DEV_WRITE[] = { "/dev/null", "/dev/zero", "/dev/full", 
 static char protected_paths[MAX_PROTECT][CML_PATH];
 static int nprotected;
 
+static int beneath(const char *path, const char *dir);
+
+/* Contract in sandbox.h. */
+const char *cml_sandbox_protected(const char *real_path)
+{
+    for (int i = 0; i < nprotected; i++)
+        if (beneath(real_path, protected_paths[i]))
+            return protected_paths[i];
+    return NULL;
+}
+
 /* Contract in sandbox.h. */
 void cml_sandbox_protect(const char *const *paths, int n)
 {
