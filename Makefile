@@ -14,10 +14,13 @@ CUDA_ARCH ?= 90
 BUILD := build
 CFLAGS ?= -O2
 STRICT := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
-CPPFLAGS += -Igrader/src -Icommon -MMD -MP
+# grader/src holds one folder per step of the pipeline, in order (docs/ARCHITECTURE.md);
+# every folder is on the include path, so a header is named by its file name alone.
+GRADER_DIRS := grader/src $(patsubst %/,%,$(sort $(wildcard grader/src/*/)))
+CPPFLAGS += $(addprefix -I,$(GRADER_DIRS)) -Icommon -MMD -MP
 LDLIBS := -pthread -lm
 
-GRADER_SRC := $(sort $(wildcard grader/src/*.c))
+GRADER_SRC := $(sort $(wildcard $(addsuffix /*.c,$(GRADER_DIRS))))
 GRADER_OBJ := $(GRADER_SRC:%.c=$(BUILD)/obj/%.o)
 LIB_OBJ := $(filter-out $(BUILD)/obj/grader/src/main.o,$(GRADER_OBJ))
 TEST_SRC := $(filter-out tests/fake_lab%,$(sort $(wildcard tests/*.c)))
