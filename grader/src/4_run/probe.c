@@ -52,8 +52,8 @@ static int probe_binary(const char *root, const char *cache_dir, char *bin, size
     char *const args[] = { "-O2", "-std=c++17", inc, "-o", tmp, src, NULL };
     char *log = NULL;
     int rc = cml_mkdirs(dir) == 0 ? cml_nvcc(args, dir, CML_BUILD_TIMEOUT_S, &log) : -1;
-    if (rc == 0)
-        rc = rename(tmp, bin);
+    if (rc == 0) /* stored with its SHA-256 like every cached build, or never found again */
+        rc = cml_cache_store(tmp, bin);
     if (rc < 0)
         snprintf(reason, rlen, "could not build the GPU probe common/probe.cu: %.200s",
                  log ? log : "cannot create the cache folder");
