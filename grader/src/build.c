@@ -17,7 +17,11 @@
 #define MAX_ARGS (16 + 2 * CML_MAX_FILES + CML_NCOMMON)
 
 /* Contract in build.h. */
-const char *const CML_COMMON_SOURCES[CML_NCOMMON] = { "common/cml_lab.cu" };
+const char *const CML_COMMON_SOURCES[CML_NCOMMON] = {
+    "common/cml_args.cpp",   "common/cml_gpu.cu",      "common/cml_lab.cpp",
+    "common/cml_output.cpp", "common/cml_report.cpp",  "common/cml_run_case.cpp",
+    "common/cml_timing.cpp",
+};
 
 static int is_cu(const char *name)
 {
