@@ -68,25 +68,40 @@ check-run: $(BUILD)/check_tests $(BUILD)/fake_lab $(BUILD)/cml-grade
 # ---- holds the student file(s), compiled with its lab's harness.
 NVCC_FLAGS := -O3 -std=c++17 -arch=sm_$(CUDA_ARCH) -lineinfo -Icommon \
               -Werror all-warnings -Xcompiler -Wall,-Wextra
-COMMON_DEPS := $(wildcard common/*.h common/*.cu)
+# The harness library: every .cu and .cpp of common/ but the probe (grader/src/build.c lists
+# the same files; tests/test_build.c checks that the two agree).
+COMMON_SRC := $(filter-out common/probe.cu,$(sort $(wildcard common/*.cu common/*.cpp)))
+COMMON_DEPS := $(wildcard common/*.h common/*.cu common/*.cpp)
 LAB_BINS := $(patsubst %/,$(BUILD)/%/lab,$(sort $(wildcard labs/*/ solutions/*/)))
 ifdef LAB
 LAB_BINS := $(filter $(BUILD)/labs/$(LAB)% $(BUILD)/solutions/$(LAB)%,$(LAB_BINS))
 endif
 
+# The library's objects are compiled once per architecture and linked into every binary.
+COMMON_OBJ := $(addprefix $(BUILD)/obj/sm_$(CUDA_ARCH)/,$(addsuffix .o,$(basename $(COMMON_SRC))))
+.SECONDARY: $(COMMON_OBJ)
+
 labs: $(LAB_BINS)
 
+$(BUILD)/obj/sm_$(CUDA_ARCH)/common/%.o: common/%.cu $(COMMON_DEPS)
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
+
+$(BUILD)/obj/sm_$(CUDA_ARCH)/common/%.o: common/%.cpp $(COMMON_DEPS)
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
+
 .SECONDEXPANSION:
-$(BUILD)/labs/%/lab: $$(wildcard labs/%/*.cu labs/%/*.h labs/%/*.cuh) $(COMMON_DEPS)
+$(BUILD)/labs/%/lab: $$(wildcard labs/%/*.cu labs/%/*.h labs/%/*.cuh) $(COMMON_DEPS) $(COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_FLAGS) -Ilabs/$* -o $@ labs/$*/harness.cu \
-	    $(filter-out labs/$*/harness.cu,$(wildcard labs/$*/*.cu)) common/cml_lab.cu
+	    $(filter-out labs/$*/harness.cu,$(wildcard labs/$*/*.cu)) $(COMMON_OBJ)
 
 $(BUILD)/solutions/%/lab: $$(wildcard solutions/%/*.cu labs/%/harness.cu labs/%/*.h labs/%/*.cuh) \
-                          $(COMMON_DEPS)
+                          $(COMMON_DEPS) $(COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_FLAGS) -Ilabs/$* -o $@ labs/$*/harness.cu $(wildcard solutions/$*/*.cu) \
-	    common/cml_lab.cu
+	    $(COMMON_OBJ)
 
 clean:
 	rm -rf $(BUILD)

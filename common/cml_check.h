@@ -19,7 +19,7 @@
 #define CML_EXIT_USAGE 2
 #define CML_EXIT_NO_GPU 3
 
-/* The case in progress, for error reports: set by the harness library (cml_lab.cu). */
+/* The case in progress, for error reports: set by the harness library (cml_lab.cpp). */
 inline int cml_current_k = -1;              /* case index, -1 outside a case */
 inline const char *cml_current_task = NULL; /* task id, NULL outside a task */
 inline int cml_current_reported = 0;        /* the case record was already written */

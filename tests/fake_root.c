@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "build.h"
 #include "grade.h"
 #include "util.h"
 
@@ -59,7 +60,8 @@ void fake_root_make(const char *dir, double timeout1_s, double timeout2_s)
     put(dir, "grader/specs/01_fake.spec", spec);
     snprintf(spec, sizeof spec, SPEC2, timeout2_s);
     put(dir, "grader/specs/02_fake.spec", spec);
-    put(dir, "common/cml_lab.cu", "// pristine harness library\n");
+    for (int i = 0; i < CML_NCOMMON; i++)
+        put(dir, CML_COMMON_SOURCES[i], "// pristine harness library\n");
     put(dir, "common/probe.cu", "// probe\n");
     const char *files[] = { "labs/01_fake/harness.cu", "labs/01_fake/fake.h",
                             "labs/01_fake/fake.cu", "solutions/01_fake/fake.cu",

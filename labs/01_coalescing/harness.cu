@@ -1,6 +1,7 @@
 /* Lab 01 harness (pristine): the tasks and their cases, the given copyChunked kernel, the bench
  * table and the offset/stride sweeps. Allocation, inputs, poisoning, checks, timing and the
- * result protocol live in common/cml_lab.cu; the student's kernels live in coalescing.cu. */
+ * result protocol live in common/ (the harness library); the student's kernels live in
+ * coalescing.cu. */
 #include "coalescing.h"
 
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* Lab 03 harness (pristine): the tasks and their cases, the given "before" kernels (the 2008
  * column-major experiment and the conflicted tile product), a strided-read microbenchmark, and
  * the bench table with its ratios. Allocation, inputs, poisoning, checks, timing and the result
- * protocol live in common/cml_lab.cu; the student's code lives in bank_conflicts.cu. */
+ * protocol live in common/ (the harness library); the student's code lives in bank_conflicts.cu. */
 #include "bank_conflicts.h"
 
 #include <stdio.h>

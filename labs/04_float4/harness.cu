@@ -1,7 +1,7 @@
 /* Lab 04 harness (pristine): the tasks and their cases, the given copyScalar kernel, the guard
  * check around out[0..n) for misaligned copies, and the bench table with this run's ratios.
  * Allocation, inputs, poisoning, checks, timing and the result protocol live in
- * common/cml_lab.cu; the student's kernels live in vectorized.cu. */
+ * common/ (the harness library); the student's kernels live in vectorized.cu. */
 #include "vectorized.h"
 
 #include <stdint.h>

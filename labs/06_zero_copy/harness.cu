@@ -1,6 +1,6 @@
 /* Lab 06 harness (pristine): the tasks and their cases, the zero-copy technique checks and the
  * bench table. Host buffers are filled from the seeded inputs, outputs are read by the host and
- * every time is end to end (common/cml_lab.cu, "host-involved tasks"). The student's code lives
+ * every time is end to end (common/cml_run_case.cpp and cml_timing.cpp). The student's code lives
  * in zerocopy.cu (6.1) and copies.cu (6.2, 6.3). */
 #include "zerocopy.h"
 

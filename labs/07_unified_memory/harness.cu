@@ -1,7 +1,7 @@
 /* Lab 07 harness (pristine): the tasks and their cases, the explicit-copy "before" program, the
  * managed-memory size cap and the bench table. The host writes A and B before every run (the
  * state "after host initialisation"), reads C after it, and every time is end to end, the host's
- * reading of C included (common/cml_lab.cu, "host-involved tasks"). */
+ * reading of C included (common/cml_run_case.cpp and cml_timing.cpp). */
 #include "managed.h"
 
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* Build: compile a staged lab folder with nvcc, as docs/ARCHITECTURE.md says: each student
  * file alone (nvcc -c, its object checked by the link rules, linkrules.h), then the harness and
- * common/cml_lab.cu, then one link with the harness objects first. Reference builds are cached
- * by a hash of sources, flags, link rules and nvcc. */
+ * the harness library (CML_COMMON_SOURCES), then one link with the harness objects first.
+ * Reference builds are cached by a hash of sources, flags, link rules and nvcc. */
 #include "build.h"
 #include "evidence.h"
 #include "linkrules.h"
@@ -15,7 +15,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_ARGS (16 + 2 * CML_MAX_FILES)
+#define MAX_ARGS (16 + 2 * CML_MAX_FILES + CML_NCOMMON)
+
+/* Contract in build.h. */
+const char *const CML_COMMON_SOURCES[CML_NCOMMON] = {
+    "common/cml_args.cpp",   "common/cml_gpu.cu",      "common/cml_lab.cpp",
+    "common/cml_output.cpp", "common/cml_report.cpp",  "common/cml_run_case.cpp",
+    "common/cml_timing.cpp",
+};
 
 static int is_cu(const char *name)
 {
@@ -37,7 +44,8 @@ static int lab_args(const cml_build *b, char *arch, size_t archlen, char **args)
     for (int i = 0; i < b->spec->nfiles; i++)
         if (is_cu(b->spec->files[i]))
             args[n++] = (char *)b->spec->files[i];
-    args[n++] = "common/cml_lab.cu";
+    for (int i = 0; i < CML_NCOMMON; i++)
+        args[n++] = (char *)CML_COMMON_SOURCES[i];
     if (b->werror) {
         const char *strict[] = { "-Werror", "all-warnings", "-Xcompiler", "-Wall,-Wextra" };
         for (size_t i = 0; i < sizeof strict / sizeof strict[0]; i++)
@@ -125,12 +133,12 @@ static int nvcc_step(const cml_build *b, char *const *args, char *const *extra, 
     return rc;
 }
 
-/* "<base>.o" for a .cu path (a fresh string); NULL when out of memory. */
+/* "<base>.o" for a .cu or .cpp path (a fresh string); NULL when out of memory. */
 static char *object_of(const char *cu)
 {
     char *o = strdup(cu);
     if (o)
-        strcpy(o + strlen(o) - 3, ".o");
+        strcpy(strrchr(o, '.'), ".o");
     return o;
 }
 
@@ -149,7 +157,8 @@ static void prepend(char **log, char *first)
  * rules, compile the harness and common objects, and link them harness first. 0 on success. */
 static int compile_check_link(cml_build *b, char *const *args)
 {
-    char *student[CML_MAX_FILES], *pristine[CML_MAX_FILES + 1], *objs[2 * CML_MAX_FILES + 4];
+    char *student[CML_MAX_FILES], *pristine[CML_MAX_FILES + CML_NCOMMON];
+    char *objs[2 * CML_MAX_FILES + CML_NCOMMON + 3];
     char kept[CML_PATH], *report = NULL;
     int ns = 0, np = 0, rc = 0;
     if (cml_fmt(kept, sizeof kept, "%s/kept", b->dir) < 0 || cml_mkdirs(kept) < 0)
@@ -160,9 +169,9 @@ static int compile_check_link(cml_build *b, char *const *args)
             char *const step[] = { "-c", cu, "-o", o, "--keep", "--keep-dir", "kept", NULL };
             rc = o ? nvcc_step(b, args, step, &b->log) : -1;
         }
-    for (int i = 0; i <= b->spec->nharness && rc == 0; i++) {
-        char *cu = i < b->spec->nharness ? (char *)b->spec->harness[i] : "common/cml_lab.cu";
-        if (!is_cu(cu))
+    for (int i = 0, nh = b->spec->nharness; i < nh + CML_NCOMMON && rc == 0; i++) {
+        char *cu = (char *)(i < nh ? b->spec->harness[i] : CML_COMMON_SOURCES[i - nh]);
+        if (i < nh && !is_cu(cu)) /* the harness list names its headers too */
             continue;
         char *o = pristine[np++] = object_of(cu);
         char *const step[] = { "-c", cu, "-o", o, NULL };

@@ -13,6 +13,12 @@
 #define CML_BUILD_TIMEOUT_S 180.0
 #define CML_BUILD_LOG_CAP (64u << 10)
 
+/* The harness library: the sources of common/ compiled into every lab binary beside its harness
+ * (every .cu and .cpp of common/ but probe.cu, as the Makefile takes them; tests/test_build.c
+ * checks that the two agree). The one list the grader and its tests use. */
+#define CML_NCOMMON 7
+extern const char *const CML_COMMON_SOURCES[CML_NCOMMON];
+
 /* One lab binary to build from a staged folder (see stage.h). */
 typedef struct {
     const cml_lab_spec *spec;

@@ -1,0 +1,144 @@
+/* The command line (docs/ARCHITECTURE.md, "The lab binary") and the case specs it carries:
+ * what a lab binary was asked to run. The options are parsed once, by cml_main, and only read
+ * after that, through cml_opts() and cml_seed(). */
+#include "cml_lab_int.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+
+static cml_options g_opt = {1, ".", 0, 0, 0, 0, {}};
+
+const cml_options *cml_opts(void) { return &g_opt; }
+uint64_t cml_seed(void) { return g_opt.seed; }
+
+void cml_usage(const char *prog)
+{
+    fprintf(stderr,
+            "usage: %s [--seed S] [--out-dir DIR] [--case SPEC]... [--no-output] [--bench] "
+            "[--list]\n  SPEC = TASK[,key=value]...[,time], e.g. 1.1,n=4097,time\n"
+            "  no --case: every task at its default sizes, as a table\n",
+            prog);
+}
+
+/* --seed's value: a decimal integer below 2^64. 0, or -1 with the reason on stderr. */
+static int parse_seed(const char *s)
+{
+    char *end = NULL;
+    errno = 0;
+    g_opt.seed = strtoull(s, &end, 10);
+    if (s[0] < '0' || s[0] > '9' || *end || errno) {
+        fprintf(stderr, "bad --seed '%s': a decimal integer below 2^64\n", s);
+        return -1;
+    }
+    return 0;
+}
+
+int cml_parse_args(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has_value = i + 1 < argc;
+        if (!strcmp(a, "--no-output")) g_opt.no_output = 1;
+        else if (!strcmp(a, "--bench")) g_opt.bench = 1;
+        else if (!strcmp(a, "--list")) g_opt.list = 1;
+        else if (!strcmp(a, "--out-dir") && has_value) g_opt.out_dir = argv[++i];
+        else if (!strcmp(a, "--case") && has_value && g_opt.ncases < CML_MAX_CASES)
+            g_opt.cases[g_opt.ncases++] = argv[++i];
+        else if (!strcmp(a, "--seed") && has_value) {
+            if (parse_seed(argv[++i]) != 0)
+                return -1;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            return 1;
+        } else {
+            int wants_value = !strcmp(a, "--out-dir") || !strcmp(a, "--case") ||
+                              !strcmp(a, "--seed");
+            fprintf(stderr, "%s: %s\n", a,
+                    wants_value ? (g_opt.ncases == CML_MAX_CASES ? "at most 64 cases"
+                                                                 : "needs a value")
+                                : "unknown argument");
+            return -1;
+        }
+    }
+    if (g_opt.bench && g_opt.ncases) {
+        fprintf(stderr, "--bench runs its own table: give it no --case\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- case specs: "TASK[,key=value]...[,time]" ---- */
+
+static int key_listed(const char *keys, const char *key)
+{
+    size_t len = strlen(key);
+    for (const char *p = keys; *p;) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == len && strncmp(p, key, n) == 0)
+            return 1;
+        p += n + (end != NULL);
+    }
+    return 0;
+}
+
+/* The sizes every task that takes them needs: each between 1 and 2^40, rows and cols an int. */
+static int check_sizes(const cml_case *c, char *err, size_t errlen)
+{
+    const char *need[] = {"n", "rows", "cols", "stride"};
+    const uint64_t have[] = {c->n, c->rows, c->cols, c->stride};
+    for (int i = 0; i < 4; i++)
+        if (key_listed(c->task->keys, need[i]) && (have[i] < 1 || have[i] > (uint64_t)1 << 40)) {
+            snprintf(err, errlen, "case '%s' needs %s between 1 and 2^40", c->text, need[i]);
+            return -1;
+        }
+    if (c->rows > INT_MAX || c->cols > INT_MAX) {
+        snprintf(err, errlen, "case '%s': rows and cols must fit in an int", c->text);
+        return -1;
+    }
+    return 0;
+}
+
+int cml_parse_case(cml_case *c, const char *params, char *err, size_t errlen)
+{
+    char buf[128], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", params);
+    c->stride = 1;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        if (strcmp(tok, "time") == 0) {
+            c->timed = 1;
+            continue;
+        }
+        if (eq)
+            *eq = '\0';
+        if (!eq || !key_listed(c->task->keys, tok) || strlen(tok) >= sizeof c->keys[0]) {
+            snprintf(err, errlen, "unknown key '%s' in case '%s' (task %s takes %s, and time)",
+                     tok, c->text, c->task->id, c->task->keys);
+            return -1;
+        }
+        char *end = NULL;
+        errno = 0;
+        unsigned long long v = strtoull(eq + 1, &end, 10);
+        if (eq[1] < '0' || eq[1] > '9' || *end || errno || c->nkeys == CML_MAX_KEYS) {
+            snprintf(err, errlen, "bad value '%s' for %s in case '%s'", eq + 1, tok, c->text);
+            return -1;
+        }
+        snprintf(c->keys[c->nkeys], sizeof c->keys[0], "%s", tok);
+        c->values[c->nkeys++] = v;
+        uint64_t *field = !strcmp(tok, "n") ? &c->n : !strcmp(tok, "rows") ? &c->rows
+                        : !strcmp(tok, "cols") ? &c->cols : !strcmp(tok, "offset") ? &c->offset
+                        : !strcmp(tok, "stride") ? &c->stride : NULL;
+        if (field)
+            *field = v;
+    }
+    return check_sizes(c, err, errlen);
+}
+
+uint64_t cml_case_key(const cml_case *c, const char *key, uint64_t fallback)
+{
+    for (int i = 0; i < c->nkeys; i++)
+        if (strcmp(c->keys[i], key) == 0)
+            return c->values[i];
+    return fallback;
+}

@@ -1,0 +1,98 @@
+/* Internal to the harness library (the files of common/ that implement cml_lab.h); a lab never
+ * includes it. Each file keeps its state file-local (static); what the others need of a file is
+ * declared here under that file's name, so a reader sees who owns what. Host-only files are .cpp:
+ * nvcc hands them straight to the host compiler, where a .cu costs ~0.6 s more for device passes
+ * in every lab build. The Makefile and grader/src/build.c (CML_COMMON_SOURCES) list them all. */
+#ifndef CML_LAB_INT_H
+#define CML_LAB_INT_H
+
+#include "cml_lab.h"
+
+/* ---- cml_lab.cpp: cml_main and the case drivers (graded cases, table rows); it sets the case
+ * in progress (cml_current_* in cml_check.h) and owns no other state ---- */
+
+/* ---- cml_args.cpp: the command line and case specs; owns the options ---- */
+#define CML_MAX_CASES 64
+typedef struct {
+    uint64_t seed;                     /* --seed, default 1 */
+    const char *out_dir;               /* --out-dir, default "." */
+    int no_output, bench, list;        /* --no-output, --bench, --list */
+    int ncases;
+    const char *cases[CML_MAX_CASES];  /* the --case specs, in order */
+} cml_options;
+
+/* Parses argv into the options: 0; 1 for --help; -1 for an error, said on stderr. The caller
+ * prints the usage unless 0. */
+int cml_parse_args(int argc, char **argv);
+void cml_usage(const char *prog);
+const cml_options *cml_opts(void);    /* read-only once parsed */
+/* Parses the part of a spec after the task id ("n=4097,time") into c (c->task and c->text set).
+ * 0, or -1 with the reason in err. */
+int cml_parse_case(cml_case *c, const char *params, char *err, size_t errlen);
+
+/* ---- cml_gpu.cu: the GPU session (properties, stream), the case's device memory, measured
+ * bandwidths ---- */
+void cml_gpu_open(void);              /* after cml_gpu_usable(): properties and the stream */
+void cml_gpu_close(void);
+int cml_l2_cache_bytes(void);
+void cml_measure_copy_bandwidth(void); /* sets cml_copy_gbps() and writes the copybw record */
+void cml_free_case_allocs(void);      /* synchronizes, then frees what cml_alloc gave the case */
+
+/* ---- cml_timing.cpp: host clock, L2 flush, the repetition loop; owns the flush buffer ---- */
+double cml_now_ms(void);              /* CLOCK_MONOTONIC */
+void cml_timing_open(void);           /* the flush buffer: 2x L2 (after cml_gpu_open) */
+void cml_timing_close(void);
+
+/* What a timing loop measured: the medians of both clocks, and (p75 - p25) / median of the one
+ * that counts (events for a device output, the host clock end to end for a host-visible one). */
+typedef struct {
+    double event_ms, host_ms, spread;
+    int reps;
+} cml_reps;
+/* cml_time's loop: poisons d_poison (if any) before each launch; events count. */
+cml_reps cml_time_device(cml_launcher launch, void *d_poison, size_t poison_bytes);
+/* The host-involved loop: poisons h_out on the host and runs io->reset before each launch; the
+ * host clock counts, ending after the host touched the output when io->touch_output. */
+cml_reps cml_time_host(cml_launcher launch, const cml_host_io *io, float *h_out,
+                       size_t out_elems);
+
+/* ---- cml_output.cpp: reading outputs back, output files, self-checks; owns the staging
+ * buffer ---- */
+int cml_outputs_open(void);           /* 0, or -1 when out of host memory */
+void cml_outputs_close(void);
+/* Writes DIR/case<k>.bin (its name into `name`); 0, or -1 with the case failed. */
+int cml_write_output(const float *out, int on_device, size_t elems, char *name, size_t len);
+/* The number of elements that differ from the task's expect function, bit for bit; the first
+ * described in `why`. */
+uint64_t cml_self_check(const cml_case *c, const float *out, int on_device, size_t elems,
+                        char *why, size_t len);
+
+/* ---- cml_run_case.cpp: the one case runner; owns the last host time ---- */
+/* A case's output and what its launch moves (shared by the runner and the reports). */
+typedef struct {
+    float *out;              /* device memory (io NULL) or host-visible memory */
+    size_t elems;
+    const cml_host_io *io;   /* NULL: a device output, timed by events; else host-involved */
+    uint64_t bytes;          /* what GB/s counts: read + written, or both ways over the link */
+} cml_case_out;
+
+/* ---- cml_report.cpp: how a case or row ends, as records and human lines; owns the mode, the
+ * row status, the error count and the TODO state ---- */
+enum cml_mode { CML_MODE_GRADE, CML_MODE_TABLE };
+void cml_set_mode(enum cml_mode mode);
+int cml_graded(void);                 /* graded cases (--case), not tables */
+void cml_row_begin(void);             /* a row or case starts: skipped until it says otherwise */
+enum cml_row_status cml_last_row_status(void);
+int cml_case_errors(void);            /* graded cases that ended in an error */
+/* When the launch reached a TODO: reports the case as todo once and returns 1. with_id: the
+ * human line says "TODO(<task>):" (device outputs) rather than "TODO:" (host-involved). */
+int cml_report_todo(const cml_case *c, int with_id);
+/* A graded case that ran: its `case ... status=ok` record and line (self-check verdict when
+ * `check`); `file` is the output's name, "" when none was written. */
+void cml_report_ok(const cml_case *c, size_t out_elems, const char *file, int check,
+                   uint64_t nbad, const char *why);
+void cml_report_time(const cml_case *c, const cml_case_out *o, const cml_reps *t);
+void cml_report_row(const cml_case *c, const cml_case_out *o, const cml_reps *t,
+                    const char *verdict, uint64_t nbad, const char *why);
+
+#endif /* CML_LAB_INT_H */
