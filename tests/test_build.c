@@ -203,27 +203,6 @@ START_TEST(grader_compiles_the_common_sources_the_makefile_does)
 }
 END_TEST
 
-START_TEST(ptx_of_every_solution_file_is_emitted)
-{
-    char work[64], err[1024], ptx[CML_PATH], *log = NULL;
-    cml_build b = { .spec = &specs[_i] };
-    test_tmpdir(work, sizeof work);
-    ck_assert_msg(cml_stage(test_root(), &specs[_i], CML_SIDE_REFERENCE, NULL, work, b.dir,
-                            sizeof b.dir, err, sizeof err) == 0, "%s", err);
-    int entries = 0;
-    for (int f = 0; f < specs[_i].nfiles; f++) {
-        int rc = cml_build_ptx(b.dir, specs[_i].files[f], cml_default_cc(), ptx, sizeof ptx, &log);
-        char *text = rc == 0 ? cml_read_text(ptx, 1u << 26, NULL) : NULL;
-        entries += text && strstr(text, ".entry") ? 1 : 0;
-        free(text);
-        free(log);
-    }
-    cml_rmtree(work);
-    ck_assert_msg(entries == specs[_i].nfiles, "%s: %d of %d files gave PTX with a kernel",
-                  specs[_i].lab, entries, specs[_i].nfiles);
-}
-END_TEST
-
 /* One test per spec in grader/specs and side. */
 Suite *build_suite(void)
 {
