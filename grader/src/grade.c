@@ -128,7 +128,16 @@ static void build_labs(const cml_grade_opts *o, const cml_lab_spec *specs, int n
         if (o->progress)
             fprintf(o->progress, "[%s] building for sm_%d\n", specs[i].lab, cc);
     }
+    char common[CML_PATH];
+    struct cml_common *lib = cml_fmt(common, sizeof common, "%s/common-objects-sm%d", work,
+                                     cc) == 0 ? cml_build_common_start(o->root, cc, common)
+                                              : NULL; /* once, not once per build */
+    for (int i = 0; i < njobs; i++)
+        jobs[i]->common = lib;
     cml_build_all(jobs, njobs, 0);
+    cml_build_common_finish(lib);
+    if (lib && !o->keep)
+        cml_rmtree(common); /* every build has its copies */
     free(jobs);
 }
 

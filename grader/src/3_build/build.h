@@ -25,6 +25,8 @@ typedef struct {
     char dir[CML_PATH];     /* the staged folder; the binary is built there as `lab` */
     int cc;                 /* compute capability: 90 builds -arch=sm_90 */
     int werror;             /* nvcc and host-compiler warnings are errors (make check) */
+    struct cml_common *common; /* the library's objects for this cc (cml_build_common), copied
+                                  instead of compiled when present; NULL: compile them here */
     const char *cache_dir;  /* reuse or keep the binary under <cache_dir>/<lab>-sm<cc>-<hash>/;
                                NULL: no cache (student builds) */
     double timeout_s;       /* 0: CML_BUILD_TIMEOUT_S */
@@ -52,6 +54,15 @@ void cml_nvcc_version(char *buf, size_t len);
 /* Run nvcc with args (NULL-terminated, without argv[0]) in cwd. 0 when it exited 0; -1
  * otherwise. *log gets its output (capped) plus why it failed; free it. */
 int cml_nvcc(char *const args[], const char *cwd, double timeout_s, char **log);
+
+/* The harness library (CML_COMMON_SOURCES, pristine, from root/common) compiled once per
+ * grading for sm_cc, with the flags every lab build uses without -Werror, into
+ * out_dir/<name>.o, every file at once, while the builds compile their own files. A build
+ * waits for it only when it reaches the library, then copies the objects instead of compiling
+ * them: 14 builds of seven files became one. A file that failed is missing (the build then
+ * compiles it itself). Start it, give it to the builds, wait for it before freeing it. */
+struct cml_common *cml_build_common_start(const char *root, int cc, const char *out_dir);
+void cml_build_common_finish(struct cml_common *c);
 
 /* Build b's lab binary (see cml_build). Returns b->ok. Thread-safe. */
 int cml_build_lab(cml_build *b);
