@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "build.h"
 #include "helpers.h"
 #include "stage.h"
 #include "util.h"
@@ -145,6 +146,27 @@ START_TEST(reference_builds_are_cached_between_gradings)
 }
 END_TEST
 
+/* The pristine harness library is compiled once per grading (into work/common-objects-sm*),
+ * not once per build: every build copies those objects. */
+START_TEST(harness_library_is_compiled_once_per_grading)
+{
+    char log[CML_PATH];
+    cml_fmt(log, sizeof log, "%s/nvcc.log", root);
+    setenv("FAKE_NVCC_LOG", log, 1);
+    grade(NULL);
+    unsetenv("FAKE_NVCC_LOG");
+    char *text = cml_read_text(log, 1u << 16, NULL);
+    int once = 0, in_builds = 0;
+    for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        once += strstr(l, "/common-objects-sm") != NULL;
+        in_builds += strncmp(l, "common/", 7) == 0;
+    }
+    free(text);
+    ck_assert_msg(once == CML_NCOMMON && in_builds == 0, "library objects compiled once: %d "
+                  "(want %d), inside builds: %d (want 0)", once, CML_NCOMMON, in_builds);
+}
+END_TEST
+
 START_TEST(unknown_option_is_a_usage_error)
 {
     ck_assert_int_eq(grade("--bogus"), 2);
@@ -179,6 +201,7 @@ TCase *cli_tcase(void)
     tcase_add_test(tc, without_gpu_labs_are_compiled_and_marked_no_gpu);
     tcase_add_test(tc, wall_time_line_comes_just_before_the_score_line);
     tcase_add_test(tc, reference_builds_are_cached_between_gradings);
+    tcase_add_test(tc, harness_library_is_compiled_once_per_grading);
     tcase_add_test(tc, unknown_option_is_a_usage_error);
     tcase_add_test(tc, unknown_command_is_a_usage_error);
     tcase_add_test(tc, help_names_both_commands);
