@@ -64,6 +64,14 @@ int cml_nvcc(char *const args[], const char *cwd, double timeout_s, char **log);
 struct cml_common *cml_build_common_start(const char *root, int cc, const char *out_dir);
 void cml_build_common_finish(struct cml_common *c);
 
+/* Copy the library's object for `obj` (a path like "common/cml_gpu.o") to dir/obj, waiting
+ * for the compile first. 0 when copied; -1 (c NULL, or that file failed) when the build must
+ * compile it itself. Only for builds with the same flags (not -Werror). */
+int cml_common_copy(struct cml_common *c, const char *dir, const char *obj);
+
+/* "<base>.o" for a .cu or .cpp path (a fresh string); NULL when out of memory. */
+char *cml_object_of(const char *cu);
+
 /* Build b's lab binary (see cml_build). Returns b->ok. Thread-safe. */
 int cml_build_lab(cml_build *b);
 
