@@ -100,12 +100,16 @@ void cml_sandbox_describe(FILE *f)
             "CML_SANDBOX_MEM changes it)\n", "yes",
             (unsigned long long)(cml_sandbox_mem_cap() >> 20));
     if (c->drop_user)
-        fprintf(f, "  %-8s the grader is root: labs run as uid %d, gid %d\n", "yes",
-                (int)c->uid, (int)c->gid);
+        fprintf(f, "  %-8s the grader is root: labs run as uid %d, gid %d, in run folders inside "
+                "a root-owned, unlistable folder /tmp/cml-runs-* (--keep leaves them there)\n",
+                "yes", (int)c->uid, (int)c->gid);
     else
         fprintf(f, "  %-8s the grader is not root: labs run as its user (uid %d)\n", "n/a",
                 (int)geteuid());
     fprintf(f, "  %-8s no new privileges (setuid programs cannot raise them)\n", "yes");
+    fprintf(f, "  %-8s under ncu or compute-sanitizer the lab also has the tool's rights: it may "
+            "execute /bin, /usr/bin and /opt and write /tmp where nothing protected lies\n",
+            "LIMIT");
     fprintf(f, c->missing[0] ? "Missing: %s\n" : "Every protection is enforced here.\n",
             c->missing);
 }
