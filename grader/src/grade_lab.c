@@ -1,11 +1,11 @@
 /* Grade one lab from built binaries: the reference's timings, one student run per task,
  * verification of every case, scores, and what the sandbox saw when a run did not finish. */
 #include "grade.h"
+#include "grade_run.h"
 #include "records.h"
 #include "run.h"
 #include "sandbox.h"
 #include "score.h"
-#include "sha256.h"
 #include "technique.h"
 #include "util.h"
 #include "verify.h"
@@ -14,94 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* The cases of one run: which task and which of its cases each --case is. */
-typedef struct {
-    int n;
-    int task[CML_MAX_CASES], tcase[CML_MAX_CASES];
-} case_list;
-
-typedef struct {
-    cml_proc_result proc;
-    cml_run_record rec;
-} lab_run;
-
-/* "--case 1.1,n=4097,time" for case c of task t. */
-static void case_arg(const cml_task_spec *t, const cml_case_spec *c, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s%s%s%s", t->id, c->text[0] ? "," : "", c->text,
-             c->timed ? ",time" : "");
-}
-
-/* Whether the run folder's copy of the binary lost the SHA-256 its build gave it (sha NULL:
- * nothing to hold it to); why in err. */
-static int changed_since_build(const char *dir, const char *sha, char *err, size_t len)
-{
-    char lab[CML_PATH], now[CML_SHA256_HEX];
-    if (!sha || !sha[0] || (cml_fmt(lab, sizeof lab, "%s/lab", dir) == 0 &&
-                            cml_sha256_file(lab, now) == 0 && strcmp(now, sha) == 0))
-        return 0;
-    snprintf(err, len, "grader error: the binary changed after its build (SHA-256 %.16s..., now "
-             "%.16s...): not run", sha, now[0] ? now : "unreadable");
-    return 1;
-}
-
-/* Run bin (whose build gave it SHA-256 `sha`) on the cases in cl, confined, in the run folder `dir` (made by cml_sandbox_scratch,
- * holding bin's copy `lab`): outputs land there, or with --no-output when dir is NULL, in a
- * scratch folder of its own, removed after. */
-static void run_lab(const char *bin, const char *sha, const cml_lab_spec *spec,
-                    const case_list *cl, const char *dir, const cml_run_opts *o, lab_run *lr)
-{
-    char seed[32], cases[CML_MAX_CASES][200], scratch[CML_PATH], err[1024];
-    char *argv[8 + 2 * CML_MAX_CASES];
-    int a = 0;
-    memset(lr, 0, sizeof *lr);
-    if (!dir && cml_sandbox_scratch(o->work_dir, spec->lab, bin, scratch, sizeof scratch, err,
-                                    sizeof err) < 0) {
-        lr->proc.output = strdup(err);
-        lr->proc.output_len = lr->proc.output ? strlen(err) : 0;
-        return;
-    }
-    if (changed_since_build(dir ? dir : scratch, sha, err, sizeof err)) {
-        lr->proc.output = strdup(err);
-        lr->proc.output_len = lr->proc.output ? strlen(err) : 0;
-        if (!dir)
-            cml_rmtree(scratch);
-        return;
-    }
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
-    argv[a++] = "./lab"; /* the run folder's copy: the lab reaches nothing outside it */
-    argv[a++] = "--seed";
-    argv[a++] = seed;
-    argv[a++] = dir ? "--out-dir" : "--no-output";
-    if (dir)
-        argv[a++] = ".";
-    for (int i = 0; i < cl->n; i++) {
-        const cml_task_spec *t = &spec->tasks[cl->task[i]];
-        case_arg(t, &t->cases[cl->tcase[i]], cases[i], sizeof cases[i]);
-        argv[a++] = "--case";
-        argv[a++] = cases[i];
-    }
-    argv[a] = NULL;
-    cml_run_asked asked = { .n = cl->n }; /* every record is checked against what was asked */
-    for (int i = 0; i < cl->n; i++) {
-        const cml_task_spec *t = &spec->tasks[cl->task[i]];
-        snprintf(asked.task[i], sizeof asked.task[i], "%s", t->id);
-        asked.timed[i] = t->cases[cl->tcase[i]].timed;
-    }
-    int fd = cml_result_fd_open();
-    cml_run_sandboxed(argv, NULL, dir ? dir : scratch, NULL, fd, spec->timeout_s > 0
-                      ? spec->timeout_s : 60, CML_RUN_OUTPUT_CAP, &lr->proc);
-    size_t len = 0;
-    char *text = fd >= 0 ? cml_result_fd_read(fd, &len) : NULL;
-    if (fd >= 0)
-        close(fd);
-    if (text)
-        cml_records_parse_claims(text, len, &asked, &lr->rec);
-    free(text);
-    if (!dir)
-        cml_rmtree(scratch);
-}
 
 /* How a run that wrote no `done` ended, as a phrase: "was killed by SIGSEGV (...)". */
 static void unfinished_how(const lab_run *lr, double timeout_s, char *buf, size_t len)
@@ -173,7 +85,7 @@ static void reference_runs(const cml_lab_spec *spec, const char *ref_bin, const 
             fprintf(o->progress, "[%s] reference solution: %d timed case(s)\n", spec->lab,
                     chunk.n);
         const double t_run = cml_now();
-        run_lab(ref_bin, o->ref_sha, spec, &chunk, NULL, o, lr);
+        cml_lab_run(ref_bin, o->ref_sha, spec, &chunk, NULL, o, lr);
         if (o->progress)
             fprintf(o->progress, "[%s] reference solution: %.1f s\n", spec->lab,
                     cml_now() - t_run);
@@ -265,10 +177,10 @@ static void confirm_slow(const cml_lab_spec *spec, int ti, const char *bin, cons
     if (o->progress)
         fprintf(o->progress, "[%s] task %s: %.2fx the reference: measuring both again\n",
                 spec->lab, t->id, r->ratio);
-    run_lab(ref_bin, o->ref_sha, spec, &cl, NULL, o, &lr[0]);
+    cml_lab_run(ref_bin, o->ref_sha, spec, &cl, NULL, o, &lr[0]);
     if (!lr[0].rec.tampered)
         spread(&lr[0].rec, &cl, ref);
-    run_lab(bin, o->student_sha, spec, &cl, dir, o, &lr[1]);
+    cml_lab_run(bin, o->student_sha, spec, &cl, dir, o, &lr[1]);
     if (lr[1].rec.tampered) { /* the second run is a claim too */
         cml_task_tampered(r, &lr[1].rec);
         goto done;
@@ -336,7 +248,7 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
     if (!lr)
         return -1;
     const double t_run = cml_now();
-    run_lab(bin, o->student_sha, spec, &cl, dir, o, lr);
+    cml_lab_run(bin, o->student_sha, spec, &cl, dir, o, lr);
     const double t_verify = cml_now();
     for (int c = 0; c < t->ncases; c++) {
         cml_fmt(file, sizeof file, "%s/case%d.bin", dir, c);

@@ -1,0 +1,85 @@
+/* One confined run of a lab binary (see grade_run.h). */
+#include "grade_run.h"
+#include "run.h"
+#include "sandbox.h"
+#include "sha256.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* "--case 1.1,n=4097,time" for case c of task t. */
+static void case_arg(const cml_task_spec *t, const cml_case_spec *c, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s%s", t->id, c->text[0] ? "," : "", c->text,
+             c->timed ? ",time" : "");
+}
+
+/* Whether the run folder's copy of the binary lost the SHA-256 its build gave it (sha NULL:
+ * nothing to hold it to); why in err. */
+static int changed_since_build(const char *dir, const char *sha, char *err, size_t len)
+{
+    char lab[CML_PATH], now[CML_SHA256_HEX];
+    if (!sha || !sha[0] || (cml_fmt(lab, sizeof lab, "%s/lab", dir) == 0 &&
+                            cml_sha256_file(lab, now) == 0 && strcmp(now, sha) == 0))
+        return 0;
+    snprintf(err, len, "grader error: the binary changed after its build (SHA-256 %.16s..., now "
+             "%.16s...): not run", sha, now[0] ? now : "unreadable");
+    return 1;
+}
+
+/* Contract in grade_run.h. */
+void cml_lab_run(const char *bin, const char *sha, const cml_lab_spec *spec,
+                 const case_list *cl, const char *dir, const cml_run_opts *o, lab_run *lr)
+{
+    char seed[32], cases[CML_MAX_CASES][200], scratch[CML_PATH], err[1024];
+    char *argv[8 + 2 * CML_MAX_CASES];
+    int a = 0;
+    memset(lr, 0, sizeof *lr);
+    if (!dir && cml_sandbox_scratch(o->work_dir, spec->lab, bin, scratch, sizeof scratch, err,
+                                    sizeof err) < 0) {
+        lr->proc.output = strdup(err);
+        lr->proc.output_len = lr->proc.output ? strlen(err) : 0;
+        return;
+    }
+    if (changed_since_build(dir ? dir : scratch, sha, err, sizeof err)) {
+        lr->proc.output = strdup(err);
+        lr->proc.output_len = lr->proc.output ? strlen(err) : 0;
+        if (!dir)
+            cml_rmtree(scratch);
+        return;
+    }
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
+    argv[a++] = "./lab"; /* the run folder's copy: the lab reaches nothing outside it */
+    argv[a++] = "--seed";
+    argv[a++] = seed;
+    argv[a++] = dir ? "--out-dir" : "--no-output";
+    if (dir)
+        argv[a++] = ".";
+    for (int i = 0; i < cl->n; i++) {
+        const cml_task_spec *t = &spec->tasks[cl->task[i]];
+        case_arg(t, &t->cases[cl->tcase[i]], cases[i], sizeof cases[i]);
+        argv[a++] = "--case";
+        argv[a++] = cases[i];
+    }
+    argv[a] = NULL;
+    cml_run_asked asked = { .n = cl->n }; /* every record is checked against what was asked */
+    for (int i = 0; i < cl->n; i++) {
+        const cml_task_spec *t = &spec->tasks[cl->task[i]];
+        snprintf(asked.task[i], sizeof asked.task[i], "%s", t->id);
+        asked.timed[i] = t->cases[cl->tcase[i]].timed;
+    }
+    int fd = cml_result_fd_open();
+    cml_run_sandboxed(argv, NULL, dir ? dir : scratch, NULL, fd, spec->timeout_s > 0
+                      ? spec->timeout_s : 60, CML_RUN_OUTPUT_CAP, &lr->proc);
+    size_t len = 0;
+    char *text = fd >= 0 ? cml_result_fd_read(fd, &len) : NULL;
+    if (fd >= 0)
+        close(fd);
+    if (text)
+        cml_records_parse_claims(text, len, &asked, &lr->rec);
+    free(text);
+    if (!dir)
+        cml_rmtree(scratch);
+}
