@@ -14,12 +14,6 @@
 
 #define SASS_CAP ((size_t)16 << 20)
 
-static int is_cu(const char *name)
-{
-    size_t n = strlen(name);
-    return n > 3 && strcmp(name + n - 3, ".cu") == 0;
-}
-
 /* dir/kept/<base of file><suffix>: what nvcc --keep left for one student file. */
 static int kept(const char *dir, const char *file, const char *suffix, char *path, size_t len)
 {
@@ -74,15 +68,14 @@ static int includes_allowed(const char *dir, const char *ii, const char *file, c
     int rc = text && staged ? 0 : -1;
     if (rc < 0)
         snprintf(why, wlen, "cannot read the preprocessed text of %.200s", file);
-    for (const char *p = text; rc == 0 && p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-        const char *q = strchr(p, '"'), *e = q ? strchr(q + 1, '"') : NULL;
-        if (p[0] != '#' || p[1] != ' ' || !q || !e || e > p + strcspn(p, "\n") || e - q > 4000)
-            continue;
-        char path[CML_PATH], *real;
-        if (q[1] == '<' || cml_fmt(path, sizeof path, "%s%s%.*s", q[1] == '/' ? "" : dir,
-                                   q[1] == '/' ? "" : "/", (int)(e - q - 1), q + 1) < 0 ||
-            !(real = realpath(path, NULL)))
-            continue; /* <built-in>, <command-line> */
+    for (const char *p = text; rc == 0 && p && *p;
+         p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        char name[CML_PATH] = "", path[CML_PATH], *real;
+        long lineno;
+        if (!cml_line_marker(p, &lineno, name, sizeof name) || !name[0] || name[0] == '<' ||
+            cml_fmt(path, sizeof path, "%s%s%s", name[0] == '/' ? "" : dir,
+                    name[0] == '/' ? "" : "/", name) < 0 || !(real = realpath(path, NULL)))
+            continue; /* no file named; <built-in>, <command-line> */
         const char *grader = cml_sandbox_protected(real);
         size_t n = strlen(staged);
         int in_staged = strncmp(real, staged, n) == 0 && (real[n] == '/' || !real[n]);
@@ -112,7 +105,7 @@ int cml_evidence_collect(const cml_lab_spec *spec, const char *dir, int cc, char
         if (cml_fmt(path, sizeof path, "%s/%s", dir, f) < 0 || copy_in(path, ev_dir, f, "", why,
                                                                         wlen) < 0)
             return -1;
-        if (!is_cu(f))
+        if (!cml_is_cu(f))
             continue;
         if (kept(dir, f, ".ptx", path, sizeof path) < 0 ||
             copy_in(path, ev_dir, f, ".ptx", why, wlen) < 0)

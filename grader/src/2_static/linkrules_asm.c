@@ -73,18 +73,6 @@ static const char *find_asm(const char *line, size_t *kwlen)
     return NULL;
 }
 
-/* A line marker (`# 12 "file"` or `# 12`): updates *lineno and file; 1 when it was one. */
-static int line_marker(const char *l, long *lineno, char *file, size_t len)
-{
-    char *end;
-    if (l[0] != '#' || l[1] != ' ' || !isdigit((unsigned char)l[2]))
-        return 0;
-    *lineno = strtol(l + 2, &end, 10) - 1;
-    if (end[0] == ' ' && end[1] == '"')
-        snprintf(file, len, "%.*s", (int)strcspn(end + 2, "\""), end + 2);
-    return 1;
-}
-
 /* A line directive in the student's own source (`#line 7 "x.h"` or `# 7 "x.h"`) would make its
  * code look as if it came from a header: refused. */
 static void check_line_directives(lr_ctx *c, const char *dir, const char *cu)
@@ -127,7 +115,7 @@ void lr_check_asm_source(lr_ctx *c, const char *dir, const char *keep_dir, const
     while (getline(&line, &cap, f) >= 0) {
         lineno++;
         line[strcspn(line, "\n")] = '\0';
-        if (line_marker(line, &lineno, file, sizeof file))
+        if (cml_line_marker(line, &lineno, file, sizeof file))
             continue;
         if (line[0] == '#') {
             skip += strncmp(line, "#if", 3) == 0 && (skip || strcmp(line, "#if 0") == 0);

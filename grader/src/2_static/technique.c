@@ -93,12 +93,6 @@ void cml_strip_comments(char *s)
     }
 }
 
-static int is_cu(const char *name)
-{
-    size_t n = strlen(name);
-    return n > 3 && strcmp(name + n - 3, ".cu") == 0;
-}
-
 /* The evidence file <file><ext>, or NULL with why (for SASS, what the build wrote in
  * <file>.sass.err: cuobjdump missing or failing). Never built here: evidence is taken at build
  * time, before any student code ran. */
@@ -130,7 +124,7 @@ static void check_code(const cml_lab_spec *spec, const cml_tech_spec *c,
         return;
     }
     for (int i = 0; !hit && i < spec->nfiles; i++) {
-        if (!is_cu(spec->files[i]))
+        if (!cml_is_cu(spec->files[i]))
             continue;
         char *text = evidence_text(env, spec->files[i], sass ? ".sass" : ".ptx", why,
                                    sizeof why);

@@ -25,12 +25,6 @@ const char *const CML_COMMON_SOURCES[CML_NCOMMON] = {
     "common/cml_timing.cpp",
 };
 
-static int is_cu(const char *name)
-{
-    size_t n = strlen(name);
-    return n > 3 && strcmp(name + n - 3, ".cu") == 0;
-}
-
 /* nvcc's arguments for b (borrowed strings; arch is the caller's buffer). */
 static int lab_args(const cml_build *b, char *arch, size_t archlen, char **args)
 {
@@ -40,10 +34,10 @@ static int lab_args(const cml_build *b, char *arch, size_t archlen, char **args)
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         args[n++] = (char *)fixed[i];
     for (int i = 0; i < b->spec->nharness; i++)
-        if (is_cu(b->spec->harness[i]))
+        if (cml_is_cu(b->spec->harness[i]))
             args[n++] = (char *)b->spec->harness[i];
     for (int i = 0; i < b->spec->nfiles; i++)
-        if (is_cu(b->spec->files[i]))
+        if (cml_is_cu(b->spec->files[i]))
             args[n++] = (char *)b->spec->files[i];
     for (int i = 0; i < CML_NCOMMON; i++)
         args[n++] = (char *)CML_COMMON_SOURCES[i];
@@ -104,6 +98,16 @@ static uint64_t build_hash(const cml_build *b, char *const *args)
     return h;
 }
 
+/* Add text to the end of the build log. */
+static void append(char **log, const char *text)
+{
+    char *joined = NULL;
+    if (asprintf(&joined, "%s%s", *log ? *log : "", text) >= 0) {
+        free(*log);
+        *log = joined;
+    }
+}
+
 /* nvcc with the compile flags of args (everything before "-o"), then `extra`; the output is
  * appended to *log. 0 when nvcc succeeded. */
 static int nvcc_step(const cml_build *b, char *const *args, char *const *extra, char **log)
@@ -123,13 +127,8 @@ static int nvcc_step(const cml_build *b, char *const *args, char *const *extra, 
     argv[n] = NULL;
     double limit = b->timeout_s > 0 ? b->timeout_s : CML_BUILD_TIMEOUT_S;
     int rc = cml_nvcc(argv, b->dir, limit, &out);
-    if (out && *out) {
-        char *joined = NULL;
-        if (asprintf(&joined, "%s%s", *log ? *log : "", out) >= 0) {
-            free(*log);
-            *log = joined;
-        }
-    }
+    if (out && *out)
+        append(log, out);
     free(out);
     return rc;
 }
@@ -165,14 +164,14 @@ static int compile_check_link(cml_build *b, char *const *args)
     if (cml_fmt(kept, sizeof kept, "%s/kept", b->dir) < 0 || cml_mkdirs(kept) < 0)
         rc = -1;
     for (int i = 0; i < b->spec->nfiles && rc == 0; i++)
-        if (is_cu(b->spec->files[i])) {
+        if (cml_is_cu(b->spec->files[i])) {
             char *cu = (char *)b->spec->files[i], *o = student[ns++] = cml_object_of(cu);
             char *const step[] = { "-c", cu, "-o", o, "--keep", "--keep-dir", "kept", NULL };
             rc = o ? nvcc_step(b, args, step, &b->log) : -1;
         }
     for (int i = 0, nh = b->spec->nharness; i < nh + CML_NCOMMON && rc == 0; i++) {
         char *cu = (char *)(i < nh ? b->spec->harness[i] : CML_COMMON_SOURCES[i - nh]);
-        if (i < nh && !is_cu(cu)) /* the harness list names its headers too */
+        if (i < nh && !cml_is_cu(cu)) /* the harness list names its headers too */
             continue;
         char *o = pristine[np++] = cml_object_of(cu);
         if (o && i >= nh && !b->werror && cml_common_copy(b->common, b->dir, o) == 0)
@@ -182,7 +181,7 @@ static int compile_check_link(cml_build *b, char *const *args)
     }
     char *cus[CML_MAX_FILES];
     for (int i = 0, k = 0; i < b->spec->nfiles; i++)
-        if (is_cu(b->spec->files[i]))
+        if (cml_is_cu(b->spec->files[i]))
             cus[k++] = (char *)b->spec->files[i];
     if (rc == 0 && cml_link_check(&b->spec->link, b->dir, cus, ns, pristine, np, "kept",
                                   &report) == CML_LINK_VIOLATED)
@@ -205,16 +204,6 @@ static int compile_check_link(cml_build *b, char *const *args)
     return rc;
 }
 
-/* Add a line to the build log. */
-static void append(char **log, const char *line)
-{
-    char *joined = NULL;
-    if (asprintf(&joined, "%s%s\n", *log ? *log : "", line) >= 0) {
-        free(*log);
-        *log = joined;
-    }
-}
-
 /* The technique evidence of a student build (evidence.h); a build without it fails, so that
  * no check ever falls back to files made after the lab ran. */
 static int collect_evidence(cml_build *b)
@@ -224,9 +213,9 @@ static int collect_evidence(cml_build *b)
                              why, sizeof why) == 0)
         return 0;
     if (strncmp(why, "link rule: ", 11) == 0) /* the student's own doing: say it as such */
-        snprintf(line, sizeof line, "%s", why);
+        snprintf(line, sizeof line, "%s\n", why);
     else
-        snprintf(line, sizeof line, "grader error: cannot collect the technique evidence: %s",
+        snprintf(line, sizeof line, "grader error: cannot collect the technique evidence: %s\n",
                  why);
     append(&b->log, line);
     return -1;
@@ -259,7 +248,7 @@ int cml_build_lab(cml_build *b)
     }
     if (b->ok && cml_sha256_file(b->bin, b->bin_sha) < 0) {
         b->ok = 0;
-        append(&b->log, "grader error: cannot read back the built binary");
+        append(&b->log, "grader error: cannot read back the built binary\n");
     }
     b->wall_s = cml_now() - t0;
     return b->ok;

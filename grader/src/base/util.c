@@ -1,6 +1,7 @@
 /* Small helpers shared by the pipeline's steps (see util.h). */
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -160,4 +161,23 @@ int cml_ncpus(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : (int)n;
+}
+
+/* Contract in util.h. */
+int cml_is_cu(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 3 && strcmp(name + n - 3, ".cu") == 0;
+}
+
+/* Contract in util.h. */
+int cml_line_marker(const char *l, long *lineno, char *file, size_t len)
+{
+    char *end;
+    if (l[0] != '#' || l[1] != ' ' || !isdigit((unsigned char)l[2]))
+        return 0;
+    *lineno = strtol(l + 2, &end, 10) - 1;
+    if (end[0] == ' ' && end[1] == '"')
+        snprintf(file, len, "%.*s", (int)strcspn(end + 2, "\""), end + 2);
+    return 1;
 }

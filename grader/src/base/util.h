@@ -36,6 +36,14 @@ uint64_t cml_fnv1a(uint64_t h, const void *p, size_t n);
  * build/check_tests). 0 on success, -1 with a message in err. */
 int cml_find_root(char *buf, size_t len, char *err, size_t errlen);
 
+/* Whether a file name ends in ".cu" (a CUDA source nvcc compiles; headers and .cpp not). */
+int cml_is_cu(const char *name);
+
+/* A preprocessor line marker (`# 12 "file"` or `# 12`) at l: *lineno gets the number of the
+ * line before the next one, and file the name when the marker has one (else untouched).
+ * 1 when l is a marker. */
+int cml_line_marker(const char *l, long *lineno, char *file, size_t len);
+
 /* Number of online CPUs, at least 1. */
 int cml_ncpus(void);
 
