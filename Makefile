@@ -21,7 +21,10 @@ CPPFLAGS += $(addprefix -I,$(GRADER_DIRS)) -Icommon -MMD -MP
 LDLIBS := -pthread -lm
 
 GRADER_SRC := $(sort $(wildcard $(addsuffix /*.c,$(GRADER_DIRS))))
-GRADER_OBJ := $(GRADER_SRC:%.c=$(BUILD)/obj/%.o)
+# cml-confine (grader/src/4_run/confine_main.c) is a program of its own: a tool starts it in
+# place of the lab, and it confines the lab again before executing it (sandbox.h).
+CONFINE_MAIN := $(BUILD)/obj/grader/src/4_run/confine_main.o
+GRADER_OBJ := $(filter-out $(CONFINE_MAIN),$(GRADER_SRC:%.c=$(BUILD)/obj/%.o))
 LIB_OBJ := $(filter-out $(BUILD)/obj/grader/src/main.o,$(GRADER_OBJ))
 TEST_SRC := $(filter-out tests/fake_lab%,$(sort $(wildcard tests/*.c)))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
@@ -29,9 +32,12 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS = $(shell pkg-config --libs check)
 
 .PHONY: all grade bench check check-run labs clean
-all: $(BUILD)/cml-grade
+all: $(BUILD)/cml-grade $(BUILD)/cml-confine
 
-$(BUILD)/cml-grade: $(GRADER_OBJ)
+$(BUILD)/cml-grade: $(GRADER_OBJ) | $(BUILD)/cml-confine
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/cml-confine: $(CONFINE_MAIN) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/obj/%.o: %.c
@@ -61,7 +67,7 @@ check:
 	scripts/ensure-check.sh
 	$(MAKE) --no-print-directory check-run
 
-check-run: $(BUILD)/check_tests $(BUILD)/fake_lab $(BUILD)/cml-grade
+check-run: $(BUILD)/check_tests $(BUILD)/fake_lab $(BUILD)/cml-grade $(BUILD)/cml-confine
 	$(BUILD)/check_tests
 
 # ---- lab binaries: a lab folder is harness.cu plus its other .cu files; a solution folder
@@ -106,4 +112,4 @@ $(BUILD)/solutions/%/lab: $$(wildcard solutions/%/*.cu labs/%/harness.cu labs/%/
 clean:
 	rm -rf $(BUILD)
 
--include $(GRADER_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(GRADER_OBJ:.o=.d) $(CONFINE_MAIN:.o=.d) $(TEST_OBJ:.o=.d)

@@ -258,6 +258,9 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--bench") == 0) { puts("fake bench: 1.0 GB/s"); return 0; }
         else { fprintf(stderr, "fake_lab: unknown argument %s\n", argv[i]); return 2; }
     }
+    /* FAKE_ATTACK_ALWAYS: an attack in every run, the tool runs' (--no-output) too */
+    if (getenv("FAKE_ATTACK_ALWAYS") && fake_is_attack(getenv("FAKE_ATTACK_ALWAYS")))
+        fake_attack(getenv("FAKE_ATTACK_ALWAYS"), ".");
     record("hello protocol=1 lab=%s", ncases ? (getenv("FAKE_LAB") ? getenv("FAKE_LAB")
                                                                    : "fake") : "probe");
     record("device name=Fake_GPU cc=90 sms=132 l2=52428800 mem=84929347584 driver=13000 "

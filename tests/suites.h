@@ -36,4 +36,8 @@ int gpu_attack_count(void);
  * kernel has no Landlock (0 where it has). */
 int sandbox_tests_skipped(void);
 
+/* tests/test_sandbox_tool.c: the lab under ncu or compute-sanitizer, confined again by
+ * cml-confine; adds its test case to s and returns how many confined tests it left out. */
+int sandbox_tool_add(Suite *s);
+
 #endif /* CML_TESTS_SUITES_H */

@@ -503,5 +503,6 @@ Suite *sandbox_suite(void)
     tcase_add_test(tc, case_file_fifo_is_made_unconfined_and_not_read);
     tcase_add_test(tc, case_file_hardlink_steals_an_output_unconfined);
     suite_add_tcase(s, tc);
+    skipped += sandbox_tool_add(s);
     return s;
 }

@@ -379,8 +379,8 @@ START_TEST(sanitizer_clean_passes_on_untimed_cases)
     grade("sanitize memcheck", "passed");
     assert_check(0, CML_TECH_PASSED, "memcheck: no error in 1 case(s)");
     ck_assert_ptr_nonnull(args = cml_read_text(in_dir("args"), 4096, NULL));
-    ck_assert_ptr_nonnull(strstr(args, "--tool memcheck --error-exitcode 99 ./lab --seed 7 "
-                                       "--no-output --case 1.1,n=1000\n"));
+    ck_assert_ptr_nonnull(strstr(args, "--tool memcheck --error-exitcode 99 ./confine -- ./lab "
+                                       "--seed 7 --no-output --case 1.1,n=1000\n"));
     free(args);
 }
 END_TEST

@@ -305,7 +305,7 @@ int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *s
     if (caps->drop_user && chown(scratch, caps->uid, caps->gid) < 0) {
         return start_failed(out, "handing the scratch folder to the lab's user", prog, errno);
     }
-    cml_sandbox sb = { scratch, tool_root, 0 };
+    cml_sandbox sb = { .scratch = scratch, .tool_root = tool_root };
     int rs = caps->fs ? cml_sandbox_ruleset(&sb, prog, why, sizeof why) : -1;
     if (caps->fs && rs < 0) { /* Landlock is there but the policy failed: never run loose */
         return start_failed(out, why, prog, EPERM);

@@ -20,6 +20,8 @@ typedef struct {
     const char *tool_root; /* NULL, or the install folder of the tool it runs under (ncu,
                               compute-sanitizer): readable and executable, its ports open */
     uint64_t mem_cap;      /* resident bytes for the whole process tree; 0: the default */
+    int injected;          /* the lab itself, started by cml-confine under a tool: the tool's
+                              library inside it talks to the tool on the tool's ports */
 } cml_sandbox;
 
 /* What this machine enforces, found once (cml_sandbox_caps). */
@@ -63,6 +65,14 @@ const char *cml_sandbox_run_parent(const char *parent);
  * "8G", bytes without a suffix; at least CML_SANDBOX_MEM_MIN), else CML_SANDBOX_MEM_DEFAULT.
  * Read on every call: the tests set a small cap to show a hog is killed. */
 uint64_t cml_sandbox_mem_cap(void);
+
+/* The lab runs under ncu or compute-sanitizer through cml-confine (confine_main.c), which
+ * the tool starts in place of the lab: it enters a second, nested Landlock domain with a plain
+ * lab's rights (sb.injected) and then executes the lab, so the tool's wider rights (a shell,
+ * /tmp) never reach student code. Copies cml-confine into the run folder `dir` as `confine`;
+ * 0, or -1 with a message in err. CML_CONFINE names the program; by default it lies beside
+ * the running grader. */
+int cml_sandbox_add_confine(const char *dir, char *err, size_t errlen);
 
 /* Print what this machine enforces, one line per protection ("cml-grade doctor"). */
 void cml_sandbox_describe(FILE *f);

@@ -21,6 +21,8 @@
 static cml_sandbox_caps caps, off; /* this machine's; and what CML_SANDBOX=off leaves */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
+static int confine_path(char *prog, size_t len);
+
 static void add_missing(cml_sandbox_caps *c, const char *what)
 {
     size_t used = strlen(c->missing);
@@ -107,9 +109,11 @@ void cml_sandbox_describe(FILE *f)
         fprintf(f, "  %-8s the grader is not root: labs run as its user (uid %d)\n", "n/a",
                 (int)geteuid());
     fprintf(f, "  %-8s no new privileges (setuid programs cannot raise them)\n", "yes");
-    fprintf(f, "  %-8s under ncu or compute-sanitizer the lab also has the tool's rights: it may "
-            "execute /bin, /usr/bin and /opt and write /tmp where nothing protected lies\n",
-            "LIMIT");
+    char confine[CML_PATH];
+    int found = confine_path(confine, sizeof confine) == 0 && access(confine, X_OK) == 0;
+    fprintf(f, "  %-8s under ncu or compute-sanitizer the lab is confined again by cml-confine "
+            "(%s): the tool's shell, /usr/bin, /opt and /tmp never reach it\n",
+            c->fs && found ? "yes" : "no", found ? confine : "NOT FOUND: tool checks are not run");
     fprintf(f, c->missing[0] ? "Missing: %s\n" : "Every protection is enforced here.\n",
             c->missing);
 }
@@ -190,5 +194,33 @@ int cml_sandbox_scratch(const char *parent, const char *name, const char *bin, c
         cml_rmtree(dir);
         return -1;
     }
+    return 0;
+}
+
+/* Where cml-confine is: $CML_CONFINE, else beside the running program. 0, or -1. */
+static int confine_path(char *prog, size_t len)
+{
+    const char *named = getenv("CML_CONFINE");
+    if (named)
+        return cml_fmt(prog, len, "%s", named);
+    ssize_t n = readlink("/proc/self/exe", prog, len - 1);
+    if (n <= 0)
+        return -1;
+    prog[n] = '\0';
+    char *slash = strrchr(prog, '/');
+    return slash ? cml_fmt(slash + 1, len - (size_t)(slash + 1 - prog), "cml-confine") : -1;
+}
+
+/* Contract in sandbox.h. */
+int cml_sandbox_add_confine(const char *dir, char *err, size_t errlen)
+{
+    char prog[CML_PATH], to[CML_PATH];
+    if (confine_path(prog, sizeof prog) < 0) {
+        snprintf(err, errlen, "grader error: cannot find cml-confine beside the grader");
+        return -1;
+    }
+    if (cml_fmt(to, sizeof to, "%s/confine", dir) < 0 ||
+        cml_copy_file(prog, to, LAB_BIN_MAX, err, errlen) < 0 || chmod(to, 0755) < 0)
+        return -1;
     return 0;
 }

@@ -181,6 +181,18 @@ static int grant_tool_ports(int rs)
     return 0;
 }
 
+/* The programs a tool starts from the run folder: cml-confine, which starts the lab. */
+static int grant_run_folder_programs(int rs, const char *scratch)
+{
+    const char *names[] = { "confine", "lab" };
+    char path[CML_PATH];
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < sizeof names / sizeof names[0]; i++)
+        rc = cml_fmt(path, sizeof path, "%s/%s", scratch, names[i]) < 0 ? -1
+             : grant_exec(rs, path, 0);
+    return rc;
+}
+
 /* Read and execute beneath /opt, except protected folders there (a repository in /opt). */
 static int grant_read_exec_opt(int rs)
 {
@@ -189,16 +201,6 @@ static int grant_read_exec_opt(int rs)
         if (realpath("/opt", real) && beneath(protected_paths[i], real))
             return 0;
     return add_rule(rs, "/opt", CML_LL_READ | CML_LL_EXECUTE);
-}
-
-/* Writing in /tmp for a tool run, unless a protected folder lies there. */
-static int grant_tmp(int rs)
-{
-    char real[CML_PATH];
-    for (int i = 0; i < nprotected; i++)
-        if (realpath("/tmp", real) && beneath(protected_paths[i], real))
-            return 0;
-    return add_rule(rs, "/tmp", (CML_LL_TRUNCATE << 1) - 1); /* sockets and FIFOs too */
 }
 
 /* Contract in sandbox.h. */
@@ -242,17 +244,23 @@ int cml_sandbox_ruleset(const cml_sandbox *sb, const char *bin, char *why, size_
         closedir(dev);
     rc = rc ? rc : add_rule(rs, sb->scratch, CML_LL_SCRATCH);
     rc = rc ? rc : grant_exec(rs, bin, 0);
+    /* the lab under a tool: the tool's library in it listens on the tool's ports */
+    if (rc == 0 && sb->injected && caps->net && !(relax && strstr(relax, "net")))
+        rc = grant_tool_ports(rs);
     if (rc == 0 && sb->tool_root) { /* the tool's own programs, its /proc needs, its ports */
-        rc = add_rule(rs, sb->tool_root, CML_LL_READ | CML_LL_EXECUTE);
+        rc = grant_run_folder_programs(rs, sb->scratch);
+        rc = rc ? rc : add_rule(rs, sb->tool_root, CML_LL_READ | CML_LL_EXECUTE);
         rc = rc ? rc : grant_exec(rs, "/bin/sh", 0);
         /* ncu and compute-sanitizer are shell scripts that run dirname and cut (H100) */
         rc = rc ? rc : add_rule(rs, "/usr/bin", CML_LL_READ | CML_LL_EXECUTE);
         rc = rc ? rc : add_rule(rs, "/bin", CML_LL_READ | CML_LL_EXECUTE);
         /* the toolkit's ncu script execs Nsight Compute's own install under /opt (H100) */
         rc = rc ? rc : grant_read_exec_opt(rs);
-        /* both tools write their own files in /tmp whatever TMPDIR says (H100, CUDA 13.0):
-         * granted to tool runs only, and never when a protected folder lies in /tmp */
-        rc = rc ? rc : grant_tmp(rs);
+        /* both tools write their own files in /tmp whatever TMPDIR says (H100, CUDA 13.0),
+         * and fail to launch the lab without it, even where --out lies in /tmp. This domain
+         * holds NVIDIA's programs only: the lab they start is confined again by cml-confine,
+         * which never grants /tmp (sandbox.h) */
+        rc = rc ? rc : add_rule(rs, "/tmp", (CML_LL_TRUNCATE << 1) - 1);
         rc = rc ? rc : add_rule(rs, "/proc", CML_LL_READ | CML_LL_WRITE_FILE | CML_LL_TRUNCATE);
         rc = rc ? rc : caps->net && !(relax && strstr(relax, "net")) ? grant_tool_ports(rs) : 0;
     }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define TOOL_MAX_ARGS (24 + 2 * CML_MAX_CASES)
 #define TOOL_OUTPUT_CAP ((size_t)4 << 20)
 #define FIELD 256
 
@@ -121,6 +122,29 @@ static void tool_root(const char *tool, char *root, size_t len)
     }
 }
 
+/* argv with the lab ("./lab") started through cml-confine (sandbox.h), into `confined`
+ * (TOOL_MAX_ARGS); 1 when it was put in, 0 when argv is copied as it is (CML_SANDBOX_RELAX
+ * names "noconfine": diagnosis only, the lab then has the tool's rights). */
+static int through_confine(char *const argv[], char **confined)
+{
+    const char *relax = getenv("CML_SANDBOX_RELAX"), *inner = getenv("CML_SANDBOX_RELAX_INNER");
+    int skip = relax && strstr(relax, "noconfine"), put = 0, n = 0;
+    for (int i = 0; argv[i] && n < TOOL_MAX_ARGS - 6; i++) {
+        if (!skip && !put && strcmp(argv[i], "./lab") == 0) {
+            confined[n++] = "./confine";
+            if (inner && *inner) {
+                confined[n++] = "--relax";
+                confined[n++] = (char *)inner;
+            }
+            confined[n++] = "--";
+            put = 1;
+        }
+        confined[n++] = argv[i];
+    }
+    confined[n] = NULL;
+    return put;
+}
+
 /* Runs argv (the lab binary named "./lab") confined, in a fresh run folder holding a copy of
  * env->bin; fills out->detail with "not checked (...)" and returns -1 when the tool could not
  * run to an end. */
@@ -129,15 +153,20 @@ static int run_tool(char *const argv[], const cml_technique_env *env, const char
 {
     double limit = 3 * (env->timeout_s > 0 ? env->timeout_s : 60);
     char how[300], dir[CML_PATH], root[CML_PATH], err[300];
+    char *confined[TOOL_MAX_ARGS];
     memset(r, 0, sizeof *r);
-    if (cml_sandbox_scratch(env->work_dir, tool, env->bin, dir, sizeof dir, err,
-                            sizeof err) < 0) {
+    int made = cml_sandbox_scratch(env->work_dir, tool, env->bin, dir, sizeof dir, err,
+                                   sizeof err) == 0;
+    if (!made || (through_confine(argv, confined) &&
+                  cml_sandbox_add_confine(dir, err, sizeof err) < 0)) {
+        if (made)
+            cml_rmtree(dir);
         out->state = CML_TECH_NOT_CHECKED;
         snprintf(out->detail, sizeof out->detail, "not checked (%.280s)", err);
         return -1;
     }
     tool_root(argv[0], root, sizeof root);
-    cml_run_sandboxed(argv, NULL, dir, root, -1, limit, TOOL_OUTPUT_CAP, r);
+    cml_run_sandboxed(confined, NULL, dir, root, -1, limit, TOOL_OUTPUT_CAP, r);
     cml_rmtree(dir);
     if (r->started && !r->timed_out && !r->signaled)
         return 0;

@@ -1,0 +1,191 @@
+/* The lab under a tool (docs/ARCHITECTURE.md, "The sandbox"): compute-sanitizer and Nsight
+ * Compute are shell scripts that need a shell, /tmp and their own programs, so their Landlock
+ * domain is wide. The lab they start must not inherit it: the tool starts cml-confine, which
+ * confines the lab again. A fake compute-sanitizer here runs its target as the real one does
+ * (everything from ./confine or ./lab on) and copies the lab's attack.log out afterwards, with
+ * the tool's own rights. Each refusal has a counterpart with cml-confine left out
+ * (CML_SANDBOX_RELAX=noconfine) where the same attack works: the refusal is cml-confine's. */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "sandbox.h"
+#include "spec.h"
+#include "suites.h"
+#include "technique.h"
+#include "util.h"
+
+#define SPEC "lab 01_x\nfiles k.cu\ntask 1.1\ncheck copy\npoints 6\ncase n=1000\n" \
+             "case n=4096 time\nsanitize memcheck\ntechnique 4\n"
+
+/* Like compute-sanitizer: skips its own options, runs the rest, reports, keeps its rights. */
+static const char TOOL[] =
+    "#!/bin/sh\nwhile [ $# -gt 0 ]; do case \"$1\" in ./confine|./lab) break;; esac; shift; "
+    "done\n\"$@\"; rc=$?\ncp attack.log \"$FAKE_TOOL_LOG\" 2>/dev/null\n"
+    "echo '========= ERROR SUMMARY: 0 errors'\nexit $rc\n";
+
+static char dir[64], other[64], log_path[CML_PATH], victim[CML_PATH];
+static cml_lab_spec spec;
+static cml_technique_env env;
+
+static void setup(void)
+{
+    char path[CML_PATH], err[512];
+    test_tmpdir(dir, sizeof dir);
+    test_tmpdir(other, sizeof other); /* another submission's output, world-writable */
+    chmod(other, 0777);
+    cml_fmt(victim, sizeof victim, "%s/summary.tsv", other);
+    test_write(victim, "01_x\t1.1\tpassed\t6\t6\n");
+    chmod(victim, 0666);
+    cml_fmt(path, sizeof path, "%s/tool/bin", dir);
+    ck_assert(cml_mkdirs(path) == 0);
+    chmod(path, 0755);
+    cml_fmt(path, sizeof path, "%s/tool", dir);
+    chmod(path, 0755);
+    cml_fmt(path, sizeof path, "%s/tool/bin/compute-sanitizer", dir);
+    test_write(path, TOOL);
+    chmod(path, 0755);
+    setenv("CML_SANITIZER", path, 1);
+    cml_fmt(log_path, sizeof log_path, "%s/attack.log", other); /* the tool may write /tmp */
+    setenv("FAKE_TOOL_LOG", log_path, 1);
+    cml_fmt(path, sizeof path, "%s/t.spec", dir);
+    test_write(path, SPEC);
+    ck_assert_msg(cml_spec_load(path, &spec, err, sizeof err) == 0, "%s", err);
+    const char *protect[] = { test_root() };
+    cml_sandbox_protect(protect, 1);
+    env = (cml_technique_env){ NULL, NULL, test_path("build/fake_lab"), 90, 7, dir, 10 };
+    unsetenv("CML_SANDBOX");
+    unsetenv("CML_SANDBOX_RELAX");
+}
+
+static void teardown(void)
+{
+    cml_rmtree(dir);
+    cml_rmtree(other);
+    const char *vars[] = { "CML_SANITIZER", "FAKE_TOOL_LOG", "FAKE_ATTACK_ALWAYS",
+                           "FAKE_TARGETS", "CML_SANDBOX_RELAX" };
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+        unsetenv(vars[i]);
+}
+
+/* Run the sanitize check with `attack` against `targets` in the lab; the check's result. */
+static cml_tech_result sanitize_with(const char *attack, const char *targets)
+{
+    cml_tech_result out;
+    memset(&out, 0, sizeof out);
+    if (attack) {
+        setenv("FAKE_ATTACK_ALWAYS", attack, 1);
+        setenv("FAKE_TARGETS", targets, 1);
+    }
+    cml_tech_sanitize(&spec.tasks[0].tech[0], &spec.tasks[0], &env, &out);
+    return out;
+}
+
+/* The errno the lab's one attempt ended with, from the log the tool copied out (-1: none). */
+static int attempt_errno(void)
+{
+    char *log = cml_read_text(log_path, 1 << 16, NULL);
+    const char *sp = log ? strrchr(log, ' ') : NULL;
+    int err = sp ? atoi(sp + 1) : -1;
+    ck_assert_msg(log && strchr(log, '\n') == strrchr(log, '\n'), "want one attempt, got: %s",
+                  log ? log : "(no log: the tool could not copy it)");
+    free(log);
+    return err;
+}
+
+START_TEST(honest_lab_under_a_tool_passes)
+{
+    cml_tech_result out = sanitize_with(NULL, NULL);
+    ck_assert_msg(out.state == CML_TECH_PASSED, "%s", out.detail);
+}
+END_TEST
+
+START_TEST(lab_under_a_tool_cannot_run_a_shell)
+{
+    sanitize_with("attack_exec", "/bin/sh");
+    ck_assert_int_eq(attempt_errno(), EACCES);
+}
+END_TEST
+
+START_TEST(lab_under_a_tool_runs_a_shell_without_confine)
+{
+    setenv("CML_SANDBOX_RELAX", "noconfine", 1);
+    sanitize_with("attack_exec", "/bin/sh");
+    ck_assert_int_eq(attempt_errno(), 0);
+}
+END_TEST
+
+START_TEST(lab_under_a_tool_cannot_write_tmp)
+{
+    sanitize_with("attack_write", victim);
+    ck_assert_int_eq(attempt_errno(), EACCES);
+    char *text = cml_read_text(victim, 4096, NULL);
+    ck_assert_str_eq(text, "01_x\t1.1\tpassed\t6\t6\n");
+    free(text);
+}
+END_TEST
+
+START_TEST(lab_under_a_tool_writes_tmp_without_confine)
+{
+    setenv("CML_SANDBOX_RELAX", "noconfine", 1);
+    sanitize_with("attack_write", victim);
+    ck_assert_int_eq(attempt_errno(), 0);
+}
+END_TEST
+
+START_TEST(lab_under_a_tool_cannot_read_the_repository)
+{
+    sanitize_with("attack_read", test_path("grader/specs/01_coalescing.spec"));
+    ck_assert_int_eq(attempt_errno(), EACCES);
+}
+END_TEST
+
+/* --out in /tmp (protected) once left ncu unable to launch the lab at all, so every ncu check
+ * came back "not checked" and awarded (H100): the tool keeps /tmp, the lab never gets it. */
+START_TEST(protected_folder_in_tmp_keeps_the_tool_working_and_the_lab_out)
+{
+    const char *protect[] = { test_root(), other };
+    cml_sandbox_protect(protect, 2);
+    cml_tech_result out = sanitize_with("attack_write", victim);
+    ck_assert_msg(out.state == CML_TECH_PASSED, "%s", out.detail);
+    ck_assert_int_eq(attempt_errno(), EACCES);
+}
+END_TEST
+
+START_TEST(missing_confine_is_not_checked_and_never_runs_loose)
+{
+    setenv("CML_CONFINE", "/nonexistent/cml-confine", 1);
+    cml_tech_result out = sanitize_with("attack_write", victim);
+    unsetenv("CML_CONFINE");
+    ck_assert_msg(out.state == CML_TECH_NOT_CHECKED && strstr(out.detail, "cml-confine"), "%s",
+                  out.detail);
+    ck_assert(access(log_path, F_OK) != 0); /* the lab never ran */
+}
+END_TEST
+
+/* Adds the tool-run tests to the sandbox suite; how many confined ones were left out (no
+ * Landlock here). */
+int sandbox_tool_add(Suite *s)
+{
+    TCase *tc = tcase_create("under a tool");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    int confined = cml_sandbox_caps_get()->fs;
+    tcase_add_test(tc, honest_lab_under_a_tool_passes);
+    tcase_add_test(tc, missing_confine_is_not_checked_and_never_runs_loose);
+    tcase_add_test(tc, lab_under_a_tool_runs_a_shell_without_confine);
+    tcase_add_test(tc, lab_under_a_tool_writes_tmp_without_confine);
+    if (confined) {
+        tcase_add_test(tc, lab_under_a_tool_cannot_run_a_shell);
+        tcase_add_test(tc, lab_under_a_tool_cannot_write_tmp);
+        tcase_add_test(tc, lab_under_a_tool_cannot_read_the_repository);
+        tcase_add_test(tc, protected_folder_in_tmp_keeps_the_tool_working_and_the_lab_out);
+    }
+    suite_add_tcase(s, tc);
+    return confined ? 0 : 4;
+}
