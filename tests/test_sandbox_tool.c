@@ -2,8 +2,8 @@
  * Compute are shell scripts that need a shell, /tmp and their own programs, so their Landlock
  * domain is wide. The lab they start must not inherit it: the tool starts cml-confine, which
  * confines the lab again. A fake compute-sanitizer here runs its target as the real one does
- * (everything from ./confine or ./lab on) and copies the lab's attack.log out afterwards, with
- * the tool's own rights. Each refusal has a counterpart with cml-confine left out
+ * (everything from ./confine or ./lab on), writes to its --log-file, and copies the lab's
+ * attack.log out afterwards, with the tool's own rights. Each refusal has a counterpart with cml-confine left out
  * (CML_SANDBOX_RELAX=noconfine) where the same attack works: the refusal is cml-confine's. */
 #include <check.h>
 #include <errno.h>
@@ -25,8 +25,11 @@
 
 /* Like compute-sanitizer: skips its own options, runs the rest, reports, keeps its rights. */
 static const char TOOL[] =
-    "#!/bin/sh\nwhile [ $# -gt 0 ]; do case \"$1\" in ./confine|./lab) break;; esac; shift; "
-    "done\n\"$@\"; rc=$?\ncp attack.log \"$FAKE_TOOL_LOG\" 2>/dev/null\n"
+    "#!/bin/sh\n[ \"$1\" = --log-file ] && { exec > \"$2\"; shift 2; }\n"
+    "while [ $# -gt 0 ]; do case \"$1\" in ./confine|./lab) break;; esac; shift; done\n"
+    "if [ \"$FAKE_TOOL_MODE\" = badconfine ]; then a=$1; b=$2; c=$3; shift 3; "
+    "set -- \"$a\" \"$b\" \"$c\" --bogus x \"$@\"; fi\n"
+    "\"$@\"; rc=$?\ncp attack.log \"$FAKE_TOOL_LOG\" 2>/dev/null\n"
     "echo '========= ERROR SUMMARY: 0 errors'\nexit $rc\n";
 
 static char dir[64], other[64], log_path[CML_PATH], victim[CML_PATH];
@@ -157,6 +160,18 @@ START_TEST(protected_folder_in_tmp_keeps_the_tool_working_and_the_lab_out)
 }
 END_TEST
 
+/* cml-confine says why it could not start the lab in the tool's log folder, which the lab
+ * cannot write: not checked (the grader's fault), where a lab's own exit would be a failure. */
+START_TEST(confine_failure_is_not_checked)
+{
+    setenv("FAKE_TOOL_MODE", "badconfine", 1);
+    cml_tech_result out = sanitize_with(NULL, NULL);
+    unsetenv("FAKE_TOOL_MODE");
+    ck_assert_msg(out.state == CML_TECH_NOT_CHECKED && strstr(out.detail, "confine: usage"),
+                  "%s", out.detail);
+}
+END_TEST
+
 START_TEST(missing_confine_is_not_checked_and_never_runs_loose)
 {
     setenv("CML_CONFINE", "/nonexistent/cml-confine", 1);
@@ -178,6 +193,7 @@ int sandbox_tool_add(Suite *s)
     int confined = cml_sandbox_caps_get()->fs;
     tcase_add_test(tc, honest_lab_under_a_tool_passes);
     tcase_add_test(tc, missing_confine_is_not_checked_and_never_runs_loose);
+    tcase_add_test(tc, confine_failure_is_not_checked);
     tcase_add_test(tc, lab_under_a_tool_runs_a_shell_without_confine);
     tcase_add_test(tc, lab_under_a_tool_writes_tmp_without_confine);
     if (confined) {

@@ -59,12 +59,18 @@ static const char *in_dir(const char *name)
     return p;
 }
 
-/* A fake ncu: FAKE_NCU=ok prints CSV with $FAKE_NCU_VALUE, perm the permission error, none
- * no kernel; its arguments go to $FAKE_ARGS. */
+/* A fake ncu: writes what it says to --log-file as the real one does. FAKE_NCU=ok prints CSV
+ * with $FAKE_NCU_VALUE, perm the permission error, none no kernel, error a failure of its own,
+ * forged also CSV rows with 0 on its stdout, as a lab could print them; its arguments (after
+ * --log-file) go to $FAKE_ARGS. */
 static const char NCU[] =
-    "#!/bin/sh\necho \"$@\" > \"$FAKE_ARGS\"\necho run >> \"$FAKE_ARGS.runs\"\n"
+    "#!/bin/sh\nexec 3>&1\n[ \"$1\" = --log-file ] && { exec > \"$2\"; shift 2; }\n"
+    "echo \"$@\" > \"$FAKE_ARGS\"\necho run >> \"$FAKE_ARGS.runs\"\n"
     "echo '==PROF== Connected to process 1'\n"
-    "case $FAKE_NCU in\nperm) echo '==ERROR== ERR_NVGPUCTRPERM - The user does not have "
+    "[ \"$FAKE_NCU\" = forged ] && { echo '\"Kernel Name\",\"Metric Name\",\"Metric Value\"'; "
+    "echo '\"copyVec\",\"m.sum\",\"0\"'; } >&3\n"
+    "case $FAKE_NCU in\nerror) echo '==ERROR== Failed to prepare kernel for profiling'; exit 1;;\n"
+    "perm) echo '==ERROR== ERR_NVGPUCTRPERM - The user does not have "
     "permission to access NVIDIA GPU Performance Counters'; exit 1;;\n"
     "none) echo '==WARNING== No kernels were profiled.'; exit 0;;\nesac\n"
     "echo '\"ID\",\"Process ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"'\n"
@@ -73,7 +79,8 @@ static const char NCU[] =
     "echo '\"1\",\"1\",\"copyVec\",\"other.sum\",\"\",\"77\"'\n";
 /* A fake compute-sanitizer: FAKE_CS=error reports an invalid read and exits 99. */
 static const char CS[] =
-    "#!/bin/sh\necho \"$@\" > \"$FAKE_ARGS\"\necho '========= COMPUTE-SANITIZER'\n"
+    "#!/bin/sh\n[ \"$1\" = --log-file ] && { exec > \"$2\"; shift 2; }\n"
+    "echo \"$@\" > \"$FAKE_ARGS\"\necho '========= COMPUTE-SANITIZER'\n"
     "[ \"$FAKE_CS\" = error ] || { echo '========= ERROR SUMMARY: 0 errors'; exit 0; }\n"
     "echo '========= Invalid __global__ read of size 16 bytes'\n"
     "echo '=========     at copyVec(const float *, float *, unsigned long)+0x70'\n"
@@ -356,19 +363,41 @@ START_TEST(ncu_over_limit_fails)
 }
 END_TEST
 
-START_TEST(ncu_without_permission_or_kernels_is_not_checked)
+START_TEST(ncu_without_permission_or_a_working_tool_is_not_checked)
 {
     setenv("FAKE_NCU", "perm", 1);
     grade("ncu copy m.sum 0 no bank conflicts", "passed");
     assert_check(0, CML_TECH_NOT_CHECKED, "ERR_NVGPUCTRPERM");
     ck_assert_double_eq(r.score, 10);
-    setenv("FAKE_NCU", "none", 1);
+    setenv("FAKE_NCU", "error", 1);
     grade("ncu copy m.sum 0 no bank conflicts", "passed");
     assert_check(0, CML_TECH_NOT_CHECKED, "ncu reported no m.sum");
     setenv("CML_NCU", "/nonexistent/ncu", 1);
     grade("ncu copy m.sum 0 no bank conflicts", "passed");
     assert_check(0, CML_TECH_NOT_CHECKED, "not checked (ncu not found)");
     ck_assert_str_eq(cml_status_name(r.status), "passed");
+}
+END_TEST
+
+/* A kernel filter that matched nothing means the lab launched no such kernel under ncu (a
+ * renamed kernel, or a lab that behaves differently when profiled): a failure, never "not
+ * checked". */
+START_TEST(ncu_filter_matching_no_kernel_fails)
+{
+    setenv("FAKE_NCU", "none", 1);
+    grade("ncu copy m.sum 0 no bank conflicts", "passed");
+    assert_check(0, CML_TECH_FAILED, "no kernel matching 'copy' ran under ncu");
+    ck_assert_str_eq(cml_status_name(r.status), "technique");
+}
+END_TEST
+
+/* The counters come from ncu's log file: rows a lab prints on stdout are not read. */
+START_TEST(ncu_reads_its_log_not_the_labs_stdout)
+{
+    setenv("FAKE_NCU", "forged", 1);
+    setenv("FAKE_NCU_VALUE", "5000", 1);
+    grade("ncu copy m.sum 0 no bank conflicts", "passed");
+    assert_check(0, CML_TECH_FAILED, "m.sum = 5000 > limit 0");
 }
 END_TEST
 
@@ -379,8 +408,8 @@ START_TEST(sanitizer_clean_passes_on_untimed_cases)
     grade("sanitize memcheck", "passed");
     assert_check(0, CML_TECH_PASSED, "memcheck: no error in 1 case(s)");
     ck_assert_ptr_nonnull(args = cml_read_text(in_dir("args"), 4096, NULL));
-    ck_assert_ptr_nonnull(strstr(args, "--tool memcheck --error-exitcode 99 ./confine -- ./lab "
-                                       "--seed 7 --no-output --case 1.1,n=1000\n"));
+    ck_assert_ptr_nonnull(strstr(args, "--tool memcheck --error-exitcode 99 ./confine --report "));
+    ck_assert_ptr_nonnull(strstr(args, " -- ./lab --seed 7 --no-output --case 1.1,n=1000\n"));
     free(args);
 }
 END_TEST
@@ -448,7 +477,9 @@ Suite *technique_suite(void)
     tcase_add_test(tools, ncu_within_limit_passes);
     tcase_add_test(tools, ncu_over_limit_fails);
     tcase_add_test(tools, ncu_profiles_a_kernel_once_for_all_its_metrics);
-    tcase_add_test(tools, ncu_without_permission_or_kernels_is_not_checked);
+    tcase_add_test(tools, ncu_without_permission_or_a_working_tool_is_not_checked);
+    tcase_add_test(tools, ncu_filter_matching_no_kernel_fails);
+    tcase_add_test(tools, ncu_reads_its_log_not_the_labs_stdout);
     tcase_add_test(tools, sanitizer_clean_passes_on_untimed_cases);
     tcase_add_test(tools, sanitizer_error_fails_with_its_first_lines);
     tcase_add_test(tools, reports_show_the_checks);

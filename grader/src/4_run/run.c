@@ -284,8 +284,8 @@ void cml_proc_result_free(cml_proc_result *r)
 
 /* Contract in cml.h. HOME and TMPDIR point into scratch; the supervisor runs the program. */
 int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *scratch,
-                      const char *tool_root, int result_fd, double timeout_s, size_t output_cap,
-                      cml_proc_result *out)
+                      const cml_tool_dirs *tool, int result_fd, double timeout_s,
+                      size_t output_cap, cml_proc_result *out)
 {
     const cml_sandbox_caps *caps = cml_sandbox_caps_get();
     char home[CML_PATH + 8], tmp[CML_PATH + 8], prog[CML_PATH], why[160] = "";
@@ -302,10 +302,13 @@ int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *s
                                      scratch, argv[0][0] == '/' ? "" : "/", argv[0]) < 0) {
         return start_failed(out, "argument check", "(none)", EINVAL);
     }
-    if (caps->drop_user && chown(scratch, caps->uid, caps->gid) < 0) {
-        return start_failed(out, "handing the scratch folder to the lab's user", prog, errno);
+    const char *report = tool ? tool->report : NULL;
+    if (caps->drop_user && (chown(scratch, caps->uid, caps->gid) < 0 ||
+                            (report && chown(report, caps->uid, caps->gid) < 0))) {
+        return start_failed(out, "handing the run folders to the lab's user", prog, errno);
     }
-    cml_sandbox sb = { .scratch = scratch, .tool_root = tool_root };
+    cml_sandbox sb = { .scratch = scratch, .tool_root = tool ? tool->root : NULL,
+                       .tool_report = report };
     int rs = caps->fs ? cml_sandbox_ruleset(&sb, prog, why, sizeof why) : -1;
     if (caps->fs && rs < 0) { /* Landlock is there but the policy failed: never run loose */
         return start_failed(out, why, prog, EPERM);
@@ -315,7 +318,7 @@ int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *s
         if (rs >= 0) close(rs);
         return start_failed(out, "creating the supervisor's pipe", prog, errno);
     }
-    child_plan extra = { .sandboxed = 1, .tool = tool_root != NULL, .ruleset_fd = rs,
+    child_plan extra = { .sandboxed = 1, .tool = tool != NULL, .ruleset_fd = rs,
                          .report_w = rep[1], .report_r = rep[0], .caps = caps,
                          .mem_cap = cml_sandbox_mem_cap() };
     int rc = run_plan(argv, env, scratch, result_fd, timeout_s, output_cap, &extra, out);

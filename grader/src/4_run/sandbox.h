@@ -19,6 +19,7 @@ typedef struct {
     const char *scratch;   /* a fresh folder: the only place it may write; its working folder */
     const char *tool_root; /* NULL, or the install folder of the tool it runs under (ncu,
                               compute-sanitizer): readable and executable, its ports open */
+    const char *tool_report; /* NULL, or a folder the tool (not the lab) writes its log in */
     uint64_t mem_cap;      /* resident bytes for the whole process tree; 0: the default */
     int injected;          /* the lab itself, started by cml-confine under a tool: the tool's
                               library inside it talks to the tool on the tool's ports */

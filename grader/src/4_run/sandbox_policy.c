@@ -249,6 +249,7 @@ int cml_sandbox_ruleset(const cml_sandbox *sb, const char *bin, char *why, size_
         rc = grant_tool_ports(rs);
     if (rc == 0 && sb->tool_root) { /* the tool's own programs, its /proc needs, its ports */
         rc = grant_run_folder_programs(rs, sb->scratch);
+        rc = rc || !sb->tool_report ? rc : add_rule(rs, sb->tool_report, CML_LL_SCRATCH);
         rc = rc ? rc : add_rule(rs, sb->tool_root, CML_LL_READ | CML_LL_EXECUTE);
         rc = rc ? rc : grant_exec(rs, "/bin/sh", 0);
         /* ncu and compute-sanitizer are shell scripts that run dirname and cut (H100) */

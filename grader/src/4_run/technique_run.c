@@ -3,7 +3,7 @@
  * in the sandbox with a timeout; whatever the grader's machine cannot do is "not checked". */
 #include "technique.h"
 #include "run.h"
-#include "sandbox.h"
+#include "tool_run.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -11,8 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define TOOL_MAX_ARGS (24 + 2 * CML_MAX_CASES)
-#define TOOL_OUTPUT_CAP ((size_t)4 << 20)
 #define FIELD 256
 
 static int is_executable(const char *path)
@@ -109,73 +107,6 @@ static void case_text(const cml_task_spec *t, const char *text, char *buf, size_
     snprintf(buf, len, "%s%s%s", t->id, text[0] ? "," : "", text);
 }
 
-/* The install folder of a tool: two up from its real path (.../cuda-13.0/bin/ncu). */
-static void tool_root(const char *tool, char *root, size_t len)
-{
-    char *real = realpath(tool, NULL);
-    snprintf(root, len, "%s", real ? real : tool);
-    free(real);
-    for (int up = 0; up < 2; up++) {
-        char *slash = strrchr(root, '/');
-        if (slash && slash != root)
-            *slash = '\0';
-    }
-}
-
-/* argv with the lab ("./lab") started through cml-confine (sandbox.h), into `confined`
- * (TOOL_MAX_ARGS); 1 when it was put in, 0 when argv is copied as it is (CML_SANDBOX_RELAX
- * names "noconfine": diagnosis only, the lab then has the tool's rights). */
-static int through_confine(char *const argv[], char **confined)
-{
-    const char *relax = getenv("CML_SANDBOX_RELAX"), *inner = getenv("CML_SANDBOX_RELAX_INNER");
-    int skip = relax && strstr(relax, "noconfine"), put = 0, n = 0;
-    for (int i = 0; argv[i] && n < TOOL_MAX_ARGS - 6; i++) {
-        if (!skip && !put && strcmp(argv[i], "./lab") == 0) {
-            confined[n++] = "./confine";
-            if (inner && *inner) {
-                confined[n++] = "--relax";
-                confined[n++] = (char *)inner;
-            }
-            confined[n++] = "--";
-            put = 1;
-        }
-        confined[n++] = argv[i];
-    }
-    confined[n] = NULL;
-    return put;
-}
-
-/* Runs argv (the lab binary named "./lab") confined, in a fresh run folder holding a copy of
- * env->bin; fills out->detail with "not checked (...)" and returns -1 when the tool could not
- * run to an end. */
-static int run_tool(char *const argv[], const cml_technique_env *env, const char *tool,
-                    cml_proc_result *r, cml_tech_result *out)
-{
-    double limit = 3 * (env->timeout_s > 0 ? env->timeout_s : 60);
-    char how[300], dir[CML_PATH], root[CML_PATH], err[300];
-    char *confined[TOOL_MAX_ARGS];
-    memset(r, 0, sizeof *r);
-    int made = cml_sandbox_scratch(env->work_dir, tool, env->bin, dir, sizeof dir, err,
-                                   sizeof err) == 0;
-    if (!made || (through_confine(argv, confined) &&
-                  cml_sandbox_add_confine(dir, err, sizeof err) < 0)) {
-        if (made)
-            cml_rmtree(dir);
-        out->state = CML_TECH_NOT_CHECKED;
-        snprintf(out->detail, sizeof out->detail, "not checked (%.280s)", err);
-        return -1;
-    }
-    tool_root(argv[0], root, sizeof root);
-    cml_run_sandboxed(confined, NULL, dir, root, -1, limit, TOOL_OUTPUT_CAP, r);
-    cml_rmtree(dir);
-    if (r->started && !r->timed_out && !r->signaled)
-        return 0;
-    cml_proc_describe(r, limit, how, sizeof how);
-    out->state = CML_TECH_NOT_CHECKED;
-    snprintf(out->detail, sizeof out->detail, "not checked (%s %.280s)", tool, how);
-    return -1;
-}
-
 /* The last ncu run, for the task's other ncu checks of the same kernel: one profiling run
  * collects every metric they name (each run re-executes the lab binary and replays the kernel
  * once per pass, so runs are what grading time goes on). */
@@ -232,7 +163,10 @@ static int run_ncu(const char *ncu, const cml_tech_spec *c, const cml_task_spec 
                           "--kernel-name", kernel, "--metrics", metrics, "--csv",
                           "--print-units", "base", "./lab", "--seed", seed,
                           "--no-output", "--case", (char *)one, NULL};
-    last_ncu.rc = run_tool(argv, env, "ncu", &last_ncu.r, out);
+    last_ncu.rc = cml_tool_run(argv, "--log-file", env, "ncu", &last_ncu.r, out->detail,
+                               sizeof out->detail);
+    if (last_ncu.rc != 0)
+        out->state = CML_TECH_NOT_CHECKED;
     last_ncu.failed = *out;
     snprintf(last_ncu.key, sizeof last_ncu.key, "%s", key);
     return last_ncu.rc;
@@ -258,7 +192,14 @@ void cml_tech_ncu(const cml_tech_spec *c, const cml_task_spec *t, const cml_tech
     if (r->output && strstr(r->output, "ERR_NVGPUCTRPERM"))
         snprintf(out->detail, sizeof out->detail, "not checked (no permission to read the "
                  "GPU's performance counters: ERR_NVGPUCTRPERM)");
-    else if (rows == 0)
+    else if (rows == 0 && r->output && (strstr(r->output, "No kernels were profiled") ||
+                                        strstr(r->output, "application returned an error"))) {
+        /* the lab ran under ncu (cml-confine started it) and launched no kernel that matches:
+         * a renamed or unlaunched kernel, or a lab that behaves differently when profiled */
+        out->state = CML_TECH_FAILED;
+        snprintf(out->detail, sizeof out->detail, "no kernel matching '%.60s' ran under ncu "
+                 "(case %.80s): %.80s", c->pattern, one, tail);
+    } else if (rows == 0)
         snprintf(out->detail, sizeof out->detail, "not checked (ncu reported no %.80s for "
                  "a kernel matching %.60s: %.80s)", c->metric, c->pattern, tail);
     else {
@@ -318,7 +259,8 @@ void cml_tech_sanitize(const cml_tech_spec *c, const cml_task_spec *t,
         return;
     }
     cml_proc_result r = {0};
-    if (run_tool(argv, env, "compute-sanitizer", &r, out) == 0) {
+    if (cml_tool_run(argv, "--log-file", env, "compute-sanitizer", &r, out->detail,
+                     sizeof out->detail) == 0) {
         if (r.exit_code == 99) {
             first_errors(r.output, errors, sizeof errors);
             out->state = CML_TECH_FAILED;

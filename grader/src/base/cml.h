@@ -255,10 +255,15 @@ int cml_run(char *const argv[], char *const extra_env[], const char *cwd, int re
 /* The same for a program that runs student code: confined by the sandbox (sandbox.h) in the
  * fresh folder `scratch` (its working folder and the only place it may write), watched by a
  * supervisor that kills every descendant when it ends. A relative argv[0] is taken from
- * scratch. tool_root: NULL, or the install folder of a tool it runs under (ncu). */
+ * scratch. tool: NULL, or the folders of a tool it runs under (ncu, compute-sanitizer). */
+typedef struct {
+    const char *root;   /* the tool's install folder: readable and executable */
+    const char *report; /* NULL, or a fresh folder for the tool's own output (its log): the
+                           tool may write it, the lab it starts (cml-confine) may not */
+} cml_tool_dirs;
 int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *scratch,
-                      const char *tool_root, int result_fd, double timeout_s, size_t output_cap,
-                      cml_proc_result *out);
+                      const cml_tool_dirs *tool, int result_fd, double timeout_s,
+                      size_t output_cap, cml_proc_result *out);
 void cml_proc_result_free(cml_proc_result *r);
 
 #endif /* CML_H */
