@@ -18,7 +18,8 @@ int main(void)
     Suite *(*const suites[])(void) = { spec_suite, records_suite, verify_suite, score_suite,
                                        status_suite, claims_suite, report_suite, run_suite,
                                        pipeline_suite, build_suite, technique_suite,
-                                       planted_suite, link_suite, sandbox_suite, attacks_suite };
+                                       planted_suite, link_suite, sandbox_suite, attacks_suite,
+                                       variants_suite };
     SRunner *sr = srunner_create(NULL);
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)
         srunner_add_suite(sr, suites[i]());

@@ -19,6 +19,7 @@ Suite *technique_suite(void); /* tests/test_technique.c: technique checks, fake 
 Suite *planted_suite(void);   /* tests/test_planted.c: planted bugs as patches on the solutions */
 Suite *link_suite(void);      /* tests/test_link.c: link rules on attacks and correct code */
 Suite *sandbox_suite(void);   /* tests/test_sandbox.c: attacks on the sandbox, and unconfined */
+Suite *variants_suite(void);  /* tests/test_variants.c: static checks on real variant builds */
 Suite *attacks_suite(void);   /* tests/test_attacks.c: the attack corpus built without a GPU */
 Suite *gpu_suite(void);      /* tests/test_gpu.c: needs a GPU; add it only when gpu_present() */
 

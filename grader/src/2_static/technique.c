@@ -144,22 +144,32 @@ static void check_code(const cml_lab_spec *spec, const cml_tech_spec *c,
                  sass ? "SASS" : "PTX", c->scope[0] ? " in kernel " : "", c->scope, c->pattern);
 }
 
-/* forbid: no line of the student's source, comments blanked out, matches. */
+/* forbid: no line of the student's file, as the compiler saw it, matches: the preprocessed
+ * text's lines from that file (own_text.c), so code under `#if 0` and comments never count and
+ * a call spelled with `##` does. Evidence without preprocessed text (the tests' hand-written
+ * folders) falls back to the source with comments blanked. */
 static void check_forbid(const cml_tech_spec *c, const cml_technique_env *env,
                          cml_tech_result *out)
 {
-    char path[CML_PATH], found[160];
+    char found[160], why[300];
     int line = 0;
+    long *linenos = NULL;
     out->state = CML_TECH_NOT_CHECKED;
-    char *src = env->ev_dir && cml_fmt(path, sizeof path, "%s/%s", env->ev_dir, c->file) == 0
-                ? cml_read_text(path, TEXT_CAP, NULL) : NULL;
+    char *ii = env->ev_dir ? evidence_text(env, c->file, ".ii", why, sizeof why) : NULL;
+    char *src = ii ? cml_own_text(ii, c->file, &linenos)
+                : env->ev_dir ? evidence_text(env, c->file, "", why, sizeof why) : NULL;
+    free(ii);
     if (!src) {
         snprintf(out->detail, sizeof out->detail, "not checked (cannot read %.60s)", c->file);
         return;
     }
-    cml_strip_comments(src);
+    if (!linenos)
+        cml_strip_comments(src);
     int hit = cml_tech_find(src, c->pattern, NULL, found, 120, &line) == 1;
+    if (hit && linenos)
+        line = (int)linenos[line - 1];
     free(src);
+    free(linenos);
     out->state = hit ? CML_TECH_FAILED : CML_TECH_PASSED;
     if (hit)
         snprintf(out->detail, sizeof out->detail, "%s line %d: %s", c->file, line, found);

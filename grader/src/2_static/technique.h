@@ -38,6 +38,12 @@ const char *cml_tech_state_name(enum cml_tech_state s);
 
 /* ---- the parts, exposed for the tests ---- */
 
+/* own_text.c: the lines of `file` in the preprocessed text `ii` (nvcc's .cpp1.ii), every
+ * other line left empty so that line k of the result is line k of ii, string and character
+ * literals blanked. (*linenos)[k - 1] is the source line number of line k (0 for a marker).
+ * Both malloc'd; NULL when out of memory. */
+char *cml_own_text(const char *ii, const char *file, long **linenos);
+
 /* The first line of text matching the POSIX ERE `pattern` into found (trimmed, capped);
  * with a non-empty scope, only lines under a function header (a PTX ".entry" line or a SASS
  * "Function :" line) that contains `scope`. 1 found, 0 not, -1 bad pattern. *line_no gets the

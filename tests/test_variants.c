@@ -1,0 +1,234 @@
+/* Static technique checks (ptx, forbid) on real builds, no GPU: correct code written
+ * differently from the solution passes them, and code that games them fails. Each variant is a
+ * lab's solution with one piece of text replaced, compiled by nvcc through build.c with its
+ * evidence (the PTX and preprocessed text the grader reads), then checked as a task whose
+ * cases all passed. (SASS needs cuobjdump and ncu/sanitize a GPU: not checked here.) */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build.h"
+#include "grade.h"
+#include "helpers.h"
+#include "score.h"
+#include "stage.h"
+#include "suites.h"
+#include "technique.h"
+#include "util.h"
+
+static cml_lab_spec specs[CML_MAX_LABS];
+static int nspecs;
+static char work[64];
+static cml_task_result r;
+
+/* Copy of text with its one `find` replaced by `repl` (the test fails if find is missing). */
+static char *replaced(const char *text, const char *find, const char *repl)
+{
+    const char *at = strstr(text, find);
+    ck_assert_msg(at != NULL, "the solution no longer holds: %s", find);
+    char *out = NULL;
+    ck_assert(asprintf(&out, "%.*s%s%s", (int)(at - text), text, repl, at + strlen(find)) > 0);
+    return out;
+}
+
+static const cml_lab_spec *lab(const char *prefix)
+{
+    for (int i = 0; i < nspecs; i++)
+        if (strncmp(specs[i].lab, prefix, strlen(prefix)) == 0)
+            return &specs[i];
+    ck_abort_msg("no spec for lab %s", prefix);
+    return NULL;
+}
+
+/* Build spec's staged submission in work/sub, then run the static technique checks of task
+ * `task` on it as if every case had passed (into r). */
+static void build_and_check(const cml_lab_spec *spec, const char *task)
+{
+    char sub[CML_PATH], err[1024];
+    cml_fmt(sub, sizeof sub, "%s/sub", work);
+    cml_build b = { .spec = spec, .cc = cml_default_cc(), .timeout_s = 600, .evidence = 1 };
+    ck_assert_msg(cml_stage(test_root(), spec, CML_SIDE_STUDENT, sub, work, b.dir, sizeof b.dir,
+                            err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(cml_build_lab(&b), "the variant does not build:\n%.4000s", b.log ? b.log : "");
+    const cml_task_spec *t = NULL;
+    for (int i = 0; i < spec->ntasks; i++)
+        if (strcmp(spec->tasks[i].id, task) == 0)
+            t = &spec->tasks[i];
+    ck_assert(t != NULL);
+    memset(&r, 0, sizeof r);
+    r.spec = t;
+    cml_award(&r, CML_STATUS_PASSED, "every case passed");
+    cml_technique_env env = { b.ev_dir, b.ev_digest, NULL, b.cc, 1, work, 10 };
+    cml_technique_task(spec, t, &env, &r);
+    cml_build_free(&b);
+    cml_rmtree(work);
+}
+
+/* Lab `prefix`'s solution with `head` put at the top of `file` and `find` there replaced by
+ * `repl`, built and checked as task `task` (build_and_check). */
+static void check_variant_with(const char *prefix, const char *file, const char *head,
+                               const char *find, const char *repl, const char *task)
+{
+    const cml_lab_spec *spec = lab(prefix);
+    char path[CML_PATH];
+    test_tmpdir(work, sizeof work);
+    cml_fmt(path, sizeof path, "%s/sub", work);
+    cml_mkdirs(path);
+    for (int i = 0; i < spec->nfiles; i++) {
+        cml_fmt(path, sizeof path, "solutions/%s/%s", spec->lab, spec->files[i]);
+        char *text = cml_read_text(test_path(path), 1u << 20, NULL), *mine = NULL, *all = NULL;
+        ck_assert(text != NULL);
+        if (strcmp(spec->files[i], file) == 0) {
+            mine = replaced(text, find, repl);
+            ck_assert(asprintf(&all, "%s%s", head, mine) > 0);
+        }
+        cml_fmt(path, sizeof path, "%s/sub/%s", work, spec->files[i]);
+        test_write(path, all ? all : text);
+        free(text), free(mine), free(all);
+    }
+    build_and_check(spec, task);
+}
+
+static void check_variant(const char *prefix, const char *file, const char *find,
+                          const char *repl, const char *task)
+{
+    check_variant_with(prefix, file, "", find, repl, task);
+}
+
+/* Every check of kind k in the task ended in state `want`; at least one was there. */
+static void assert_kind(enum cml_tech_kind k, enum cml_tech_state want)
+{
+    int seen = 0;
+    for (int i = 0; i < r.spec->ntech; i++)
+        if (r.spec->tech[i].kind == k) {
+            seen++;
+            ck_assert_msg(r.tech[i].state == want, "%s check %d: %s: %s (wanted %s)",
+                          cml_tech_kind_name(k), i, cml_tech_state_name(r.tech[i].state),
+                          r.tech[i].detail, cml_tech_state_name(want));
+        }
+    ck_assert_msg(seen > 0, "task %s has no %s check", r.spec->id, cml_tech_kind_name(k));
+}
+
+/* Lab 04's float4 middle, as the solution writes it. */
+#define VEC4_BODY "    const float4 *in4 = reinterpret_cast<const float4 *>(in + head);\n" \
+                  "    float4 *out4 = reinterpret_cast<float4 *>(out + head);\n"         \
+                  "    for (size_t i = t; i < nvec; i += step)\n"                          \
+                  "        out4[i] = in4[i];\n"
+
+START_TEST(int4_through_ldg_passes_the_vector_checks)
+{
+    check_variant("04", "vectorized.cu", VEC4_BODY,
+                  "    const int4 *in4 = reinterpret_cast<const int4 *>(in + head);\n"
+                  "    int4 *out4 = reinterpret_cast<int4 *>(out + head);\n"
+                  "    for (size_t i = t; i < nvec; i += step)\n"
+                  "        out4[i] = __ldg(in4 + i);\n", "4.1");
+    assert_kind(CML_TECH_PTX, CML_TECH_PASSED); /* ld.global.nc.v4.s32 */
+}
+END_TEST
+
+START_TEST(annotated_ptr_streaming_passes_the_vector_checks)
+{
+    check_variant_with("04", "vectorized.cu", "#include <cuda/annotated_ptr>\n", VEC4_BODY,
+                  "    cuda::annotated_ptr<const float4, cuda::access_property::streaming> in4(\n"
+                  "        reinterpret_cast<const float4 *>(in + head));\n"
+                  "    cuda::annotated_ptr<float4, cuda::access_property::streaming> out4(\n"
+                  "        reinterpret_cast<float4 *>(out + head));\n"
+                  "    for (size_t i = t; i < nvec; i += step)\n"
+                  "        out4[i] = in4[i];\n", "4.1");
+    assert_kind(CML_TECH_PTX, CML_TECH_PASSED); /* ld.global.L2::cache_hint.v4.u32 */
+}
+END_TEST
+
+START_TEST(streaming_intrinsics_pass_the_vector_checks)
+{
+    check_variant("04", "vectorized.cu", VEC4_BODY,
+                  "    const float4 *in4 = reinterpret_cast<const float4 *>(in + head);\n"
+                  "    float4 *out4 = reinterpret_cast<float4 *>(out + head);\n"
+                  "    for (size_t i = t; i < nvec; i += step)\n"
+                  "        __stcs(out4 + i, __ldcs(in4 + i));\n", "4.1");
+    assert_kind(CML_TECH_PTX, CML_TECH_PASSED); /* ld.global.cs.v4.f32 */
+}
+END_TEST
+
+START_TEST(scalar_middle_fails_the_vector_checks)
+{
+    check_variant("04", "vectorized.cu", VEC4_BODY,
+                  "    for (size_t i = head + t; i < tail; i += step)\n"
+                  "        out[i] = in[i];\n", "4.1");
+    assert_kind(CML_TECH_PTX, CML_TECH_FAILED);
+}
+END_TEST
+
+/* Lab 06's zero-copy allocation, as the solution writes it. */
+#define ZC_ALLOC "float *zc_alloc_mapped(size_t n)\n{\n"
+
+START_TEST(old_copies_under_if0_pass_the_no_copy_check)
+{
+    check_variant("06", "zerocopy.cu", ZC_ALLOC,
+                  "#if 0 // the explicit-copy version this port replaced\n"
+                  "static void copyIn(float *d, const float *h, size_t n)\n{\n"
+                  "    CML_CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));\n"
+                  "}\n#endif\n"
+                  "// no cudaMemcpy below: \"cudaMemcpy\" in a string names nothing either\n"
+                  ZC_ALLOC "    static const char *why = \"no cudaMalloc, no cudaMemcpy\";\n"
+                  "    (void)why;\n", "6.1");
+    assert_kind(CML_TECH_FORBID, CML_TECH_PASSED);
+}
+END_TEST
+
+START_TEST(token_pasted_copy_fails_the_no_copy_check)
+{
+    check_variant("06", "zerocopy.cu", ZC_ALLOC,
+                  "#define CML_JOIN(a, b) a##b\n" ZC_ALLOC
+                  "    if (n == 0) /* never taken by the harness, but compiled */\n"
+                  "        CML_CHECK(CML_JOIN(cuda, Memset)(nullptr, 0, 0));\n", "6.1");
+    assert_kind(CML_TECH_FORBID, CML_TECH_FAILED);
+    ck_assert_msg(strstr(r.tech[0].detail, "zerocopy.cu line ") != NULL, "%s", r.tech[0].detail);
+}
+END_TEST
+
+/* The solutions themselves pass every static check of every task (ptx, forbid). */
+START_TEST(solutions_pass_every_static_check)
+{
+    const char *labs[] = { "04", "06", "07" };
+    for (size_t l = 0; l < sizeof labs / sizeof labs[0]; l++) {
+        const cml_lab_spec *spec = lab(labs[l]);
+        for (int k = 0; k < spec->ntasks; k++) {
+            int statics = 0;
+            for (int i = 0; i < spec->tasks[k].ntech; i++)
+                statics += spec->tasks[k].tech[i].kind == CML_TECH_PTX ||
+                           spec->tasks[k].tech[i].kind == CML_TECH_FORBID;
+            if (!statics)
+                continue;
+            check_variant(labs[l], spec->files[0], "", "", spec->tasks[k].id);
+            for (int i = 0; i < r.spec->ntech; i++)
+                ck_assert_msg(r.tech[i].state != CML_TECH_FAILED, "%s task %s: %s check: %s",
+                              spec->lab, r.spec->id, cml_tech_kind_name(r.spec->tech[i].kind),
+                              r.tech[i].detail);
+        }
+    }
+}
+END_TEST
+
+Suite *variants_suite(void)
+{
+    char err[512];
+    Suite *s = suite_create("variants");
+    TCase *tc = tcase_create("static checks on real builds");
+    tcase_set_timeout(tc, 300);
+    nspecs = cml_load_specs(test_root(), NULL, specs, CML_MAX_LABS, err, sizeof err);
+    if (nspecs <= 0) {
+        fprintf(stderr, "variants: %s\n", err);
+        nspecs = 0;
+    }
+    tcase_add_test(tc, solutions_pass_every_static_check);
+    tcase_add_test(tc, int4_through_ldg_passes_the_vector_checks);
+    tcase_add_test(tc, annotated_ptr_streaming_passes_the_vector_checks);
+    tcase_add_test(tc, streaming_intrinsics_pass_the_vector_checks);
+    tcase_add_test(tc, scalar_middle_fails_the_vector_checks);
+    tcase_add_test(tc, old_copies_under_if0_pass_the_no_copy_check);
+    tcase_add_test(tc, token_pasted_copy_fails_the_no_copy_check);
+    suite_add_tcase(s, tc);
+    return s;
+}
