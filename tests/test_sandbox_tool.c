@@ -3,8 +3,9 @@
  * domain is wide. The lab they start must not inherit it: the tool starts cml-confine, which
  * confines the lab again. A fake compute-sanitizer here runs its target as the real one does
  * (everything from ./confine or ./lab on), writes to its --log-file, and copies the lab's
- * attack.log out afterwards, with the tool's own rights. Each refusal has a counterpart with cml-confine left out
- * (CML_SANDBOX_RELAX=noconfine) where the same attack works: the refusal is cml-confine's. */
+ * attack.log out afterwards, with the tool's own rights. Each refusal has a counterpart with
+ * cml-confine left out (CML_SANDBOX_RELAX=noconfine) where the same attack works: the refusal
+ * is cml-confine's. */
 #include <check.h>
 #include <errno.h>
 #include <stdio.h>

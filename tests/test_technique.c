@@ -204,6 +204,27 @@ START_TEST(finds_lines_within_a_kernel)
 }
 END_TEST
 
+/* in=<kernel> names one kernel exactly: a vector load in another kernel whose name holds that
+ * name ("copyVecFast") does not count, one in the kernel inside a namespace or as extern "C"
+ * does. */
+START_TEST(kernel_scope_is_the_exact_name)
+{
+    char found[128];
+    static const char DECOY[] =
+        ".visible .entry _Z11copyVecFastPKfPfm(\n{\n"
+        "\tld.global.nc.v4.f32 {%f1,%f2,%f3,%f4}, [%rd4];\n}\n"
+        ".visible .entry _Z7copyVecPKfPfm(\n{\n\tld.global.f32 %f1, [%rd4];\n}\n";
+    ck_assert_int_eq(cml_tech_find(DECOY, V4, "copyVec", found, sizeof found, NULL), 0);
+    ck_assert_int_eq(cml_tech_find(DECOY, V4, "copyVecFast", found, sizeof found, NULL), 1);
+    ck_assert_int_eq(cml_tech_find(".entry _ZN2ns7copyVecEPKfPfm(\n\tld.global.v4.f32 {%f1};\n",
+                                   V4, "copyVec", found, sizeof found, NULL), 1);
+    ck_assert_int_eq(cml_tech_find(".entry copyVec(\n\tld.global.v4.f32 {%f1}, [%r];\n", V4,
+                                   "copyVec", found, sizeof found, NULL), 1);
+    ck_assert_int_eq(cml_tech_find("\tFunction : copyVecFast\n\tLDG.E.128 R8 ;\n", "LDG",
+                                   "copyVec", found, sizeof found, NULL), 0);
+}
+END_TEST
+
 START_TEST(strips_comments_but_not_strings)
 {
     char src[] = "a(); // cudaMemcpy\n/* cudaMemcpy\n */ b(\"//x\", '/');\nc(); /* x */ d();\n";
@@ -464,6 +485,7 @@ Suite *technique_suite(void)
     tcase_add_test(spec_tc, parses_every_directive);
     tcase_add_test(spec_tc, rejects_bad_directives);
     tcase_add_test(text, finds_lines_within_a_kernel);
+    tcase_add_test(text, kernel_scope_is_the_exact_name);
     tcase_add_test(text, strips_comments_but_not_strings);
     tcase_add_test(text, sums_an_ncu_metric);
     tcase_add_test(text, ptx_and_forbid_pass_and_award_points);

@@ -188,10 +188,67 @@ START_TEST(token_pasted_copy_fails_the_no_copy_check)
 }
 END_TEST
 
+/* Lab 03: the 2008 experiment must go through shared memory; 3.3b must swizzle, not pad. */
+#define ROW_MAJOR_TILE "    __shared__ float tile[TILE * TILE];\n"
+#define SWIZZLE_TILE "    __shared__ float tile[GRAM][GRAM];\n"
+#define SWIZZLE_STORE "    tile[i][j ^ i] = in[base + i * GRAM + j];\n"
+
+START_TEST(experiment_without_shared_memory_fails)
+{
+    /* the right answer straight from global memory; the old body after the return, with
+     * its tile in registers, is never reached */
+    check_variant("03", "bank_conflicts.cu", ROW_MAJOR_TILE,
+                  "    const size_t g = blockIdx.x * (size_t)(TILE * TILE) + threadIdx.y * TILE +\n"
+                  "                     threadIdx.x;\n"
+                  "    if (g < n)\n        out[g] = 2.0f * in[g];\n    return;\n"
+                  "    float tile[TILE * TILE];\n", "3.2");
+    assert_kind(CML_TECH_PTX, CML_TECH_FAILED);
+}
+END_TEST
+
+START_TEST(padded_tile_for_the_swizzle_fails)
+{
+    /* 3.3b done as 3.3a: one spare column, no XOR */
+    check_variant("03", "bank_conflicts.cu",
+                  SWIZZLE_TILE "    const int i = threadIdx.y, j = threadIdx.x;\n"
+                  "    const size_t base = blockIdx.x * (size_t)(GRAM * GRAM);\n" SWIZZLE_STORE
+                  "    __syncthreads();\n    float acc = 0.0f;\n#pragma unroll\n"
+                  "    for (int k = 0; k < GRAM; k++)\n"
+                  "        acc += tile[i][k ^ i] * tile[j][k ^ j];\n",
+                  "    __shared__ float tile[GRAM][GRAM + 1];\n"
+                  "    const int i = threadIdx.y, j = threadIdx.x;\n"
+                  "    const size_t base = blockIdx.x * (size_t)(GRAM * GRAM);\n"
+                  "    tile[i][j] = in[base + i * GRAM + j];\n"
+                  "    __syncthreads();\n    float acc = 0.0f;\n#pragma unroll\n"
+                  "    for (int k = 0; k < GRAM; k++)\n"
+                  "        acc += tile[i][k] * tile[j][k];\n", "3.3b");
+    assert_kind(CML_TECH_PTX, CML_TECH_FAILED);
+}
+END_TEST
+
+START_TEST(flat_swizzled_tile_passes)
+{
+    check_variant("03", "bank_conflicts.cu",
+                  SWIZZLE_TILE "    const int i = threadIdx.y, j = threadIdx.x;\n"
+                  "    const size_t base = blockIdx.x * (size_t)(GRAM * GRAM);\n" SWIZZLE_STORE
+                  "    __syncthreads();\n    float acc = 0.0f;\n#pragma unroll\n"
+                  "    for (int k = 0; k < GRAM; k++)\n"
+                  "        acc += tile[i][k ^ i] * tile[j][k ^ j];\n",
+                  "    __shared__ float flat[GRAM * GRAM]; // (r, c) at r * GRAM + (c ^ r)\n"
+                  "    const int i = threadIdx.y, j = threadIdx.x;\n"
+                  "    const size_t base = blockIdx.x * (size_t)(GRAM * GRAM);\n"
+                  "    flat[i * GRAM + (i ^ j)] = in[base + i * GRAM + j];\n"
+                  "    __syncthreads();\n    float acc = 0.0f;\n#pragma unroll\n"
+                  "    for (int k = 0; k < GRAM; k++)\n"
+                  "        acc += flat[i * GRAM + (i ^ k)] * flat[j * GRAM + (j ^ k)];\n", "3.3b");
+    assert_kind(CML_TECH_PTX, CML_TECH_PASSED);
+}
+END_TEST
+
 /* The solutions themselves pass every static check of every task (ptx, forbid). */
 START_TEST(solutions_pass_every_static_check)
 {
-    const char *labs[] = { "04", "06", "07" };
+    const char *labs[] = { "03", "04", "06", "07" };
     for (size_t l = 0; l < sizeof labs / sizeof labs[0]; l++) {
         const cml_lab_spec *spec = lab(labs[l]);
         for (int k = 0; k < spec->ntasks; k++) {
@@ -223,6 +280,9 @@ Suite *variants_suite(void)
         nspecs = 0;
     }
     tcase_add_test(tc, solutions_pass_every_static_check);
+    tcase_add_test(tc, experiment_without_shared_memory_fails);
+    tcase_add_test(tc, padded_tile_for_the_swizzle_fails);
+    tcase_add_test(tc, flat_swizzled_tile_passes);
     tcase_add_test(tc, int4_through_ldg_passes_the_vector_checks);
     tcase_add_test(tc, annotated_ptr_streaming_passes_the_vector_checks);
     tcase_add_test(tc, streaming_intrinsics_pass_the_vector_checks);

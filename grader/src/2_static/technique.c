@@ -5,6 +5,7 @@
 #include "score.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,23 @@ static int function_header(const char *line, size_t n)
     return memmem(line, n, ".entry ", 7) || memmem(line, n, "Function : ", 11);
 }
 
+/* Whether a function header line names the kernel `scope` exactly: its mangled name holds
+ * "<length><scope>" after a non-digit ("_Z11copyVector4...", "_ZN2ns11copyVector4E...": the
+ * length makes "copyVector4" miss "copyVector4Fast"), or an extern "C" kernel is called scope
+ * itself (".entry scope(", "Function : scope" at the end of the line). */
+static int names_kernel(const char *line, size_t n, const char *scope)
+{
+    char mangled[CML_PATH], entry[CML_PATH], fn[CML_PATH];
+    size_t k = strlen(scope), m = (size_t)snprintf(mangled, sizeof mangled, "%zu%s", k, scope);
+    for (const char *p = line; (p = memmem(p, n - (size_t)(p - line), mangled, m)); p++)
+        if (p > line && !isdigit((unsigned char)p[-1]))
+            return 1;
+    snprintf(entry, sizeof entry, ".entry %s(", scope);
+    snprintf(fn, sizeof fn, "Function : %s", scope);
+    const char *f = memmem(line, n, fn, strlen(fn));
+    return memmem(line, n, entry, strlen(entry)) || (f && (size_t)(f - line) + strlen(fn) == n);
+}
+
 /* Contract in technique.h. */
 int cml_tech_find(const char *text, const char *pattern, const char *scope, char *found,
                   size_t len, int *line_no)
@@ -44,7 +62,7 @@ int cml_tech_find(const char *text, const char *pattern, const char *scope, char
         size_t n = strcspn(p, "\n");
         no++;
         if (scope && scope[0] && function_header(p, n))
-            in_scope = memmem(p, n, scope, strlen(scope)) != NULL;
+            in_scope = names_kernel(p, n, scope);
         if (!in_scope || !(line = strndup(p, n)))
             continue;
         if (regexec(&re, line, 0, NULL, 0) == 0) {

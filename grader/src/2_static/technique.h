@@ -46,7 +46,8 @@ char *cml_own_text(const char *ii, const char *file, long **linenos);
 
 /* The first line of text matching the POSIX ERE `pattern` into found (trimmed, capped);
  * with a non-empty scope, only lines under a function header (a PTX ".entry" line or a SASS
- * "Function :" line) that contains `scope`. 1 found, 0 not, -1 bad pattern. *line_no gets the
+ * "Function :" line) of the kernel named exactly `scope` (its mangled name, not a substring:
+ * "copyVector4" is not "copyVector4Fast"). 1 found, 0 not, -1 bad pattern. *line_no gets the
  * 1-based line when not NULL. */
 int cml_tech_find(const char *text, const char *pattern, const char *scope, char *found,
                   size_t len, int *line_no);

@@ -76,7 +76,8 @@ int cml_tool_run(char *const argv[], const char *log_opt, const cml_technique_en
     int logged = made && cml_sandbox_scratch(env->work_dir, name, NULL, report, sizeof report,
                                              err, sizeof err) == 0;
     if (!logged || cml_fmt(log, sizeof log, "%s/%s.log", report, tool) < 0 ||
-        (tool_argv(argv, log_opt, log, report, args) && cml_sandbox_add_confine(dir, err, sizeof err) < 0)) {
+        (tool_argv(argv, log_opt, log, report, args) &&
+         cml_sandbox_add_confine(dir, err, sizeof err) < 0)) {
         if (made)
             cml_rmtree(dir);
         if (logged)
