@@ -299,5 +299,6 @@ Suite *spec_suite(void)
     tcase_add_test(bad, reports_missing_spec_file);
     suite_add_tcase(s, ok);
     suite_add_tcase(s, bad);
+    spec_draw_add(s);
     return s;
 }

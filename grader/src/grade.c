@@ -289,6 +289,17 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
              cml_sandbox_caps_get()->missing);
     if (find_gpu(o, g, err, errlen) < 0)
         return -1;
+    /* this grading's cases: the spec's own, and those its `draw` lines draw from the seed */
+    g->specs = malloc((size_t)nspecs * sizeof *g->specs);
+    if (!g->specs) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    memcpy(g->specs, specs, (size_t)nspecs * sizeof *g->specs);
+    specs = g->specs;
+    for (int i = 0; i < nspecs; i++)
+        if (cml_spec_draw(&g->specs[i], o->seed, err, errlen) < 0)
+            return -1;
     lab_build *lb = calloc((size_t)nspecs + 1, sizeof *lb);
     if (!lb) {
         snprintf(err, errlen, "out of memory");
@@ -313,4 +324,6 @@ void cml_grading_free(cml_grading *g)
 {
     for (int i = 0; i < g->nlabs; i++)
         cml_lab_result_free(&g->labs[i]);
+    free(g->specs);
+    g->specs = NULL;
 }

@@ -162,6 +162,7 @@ static const struct {
     {"tolerance", TASK, spec_tolerance},
     {"points", TASK, spec_points},
     {"case", TASK, spec_case},
+    {"draw", TASK, spec_draw},
     {"perf", TASK, spec_perf},
     {"hint", TASK, spec_hint},
     {"ptx", TASK, spec_ptx},

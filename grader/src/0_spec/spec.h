@@ -5,11 +5,17 @@
 #define CML_SPEC_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cml.h"
 
 /* Parse a spec file; 0 on success, else -1 with a message "file:line: what" in err. */
 int cml_spec_load(const char *path, cml_lab_spec *out, char *err, size_t errlen);
+/* Add each task's drawn cases for this grading (spec_draw.c): one untimed case per `draw`
+ * line, its values drawn from `seed` within the line's ranges, so a submission cannot know
+ * every size it will be graded on, and a re-grade with the same seed draws the same ones.
+ * Call once per loaded spec. 0, or -1 with why in err (no valid case in 64 draws). */
+int cml_spec_draw(cml_lab_spec *s, uint64_t seed, char *err, size_t errlen);
 /* The task whose id is `id`, or NULL. */
 const cml_task_spec *cml_spec_task(const cml_lab_spec *s, const char *id);
 

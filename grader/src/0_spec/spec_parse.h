@@ -34,6 +34,9 @@ char *spec_word(char **args);
 /* Task directives (spec_task.c); args trimmed, p->task open where the directive needs one. */
 int spec_open_task(spec_parser *p, char *args);
 int spec_close_task(spec_parser *p);
+/* spec_draw.c: `draw key=lo..hi[/step],...`, kept as a template, checked at its extremes. */
+int spec_draw(spec_parser *p, char *args);
+int spec_check_draws(spec_parser *p);
 int spec_task_title(spec_parser *p, char *args);
 int spec_check(spec_parser *p, char *args);
 int spec_tolerance(spec_parser *p, char *args);

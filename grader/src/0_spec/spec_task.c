@@ -54,6 +54,8 @@ int spec_close_task(spec_parser *p)
             return spec_fail(p, "case '%s' of task %s: %s", t->cases[i].text, t->id, err);
     }
     p->line = p->task_line;
+    if (spec_check_draws(p) != 0)
+        return -1;
     if (t->perf_points > 0 && !timed)
         return spec_fail(p, "task %s has 'perf' points but no case marked 'time'", t->id);
     if (spec_close_technique(p) != 0)

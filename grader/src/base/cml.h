@@ -15,6 +15,7 @@
 
 #define CML_MAX_TASKS 16
 #define CML_MAX_CASES 16
+#define CML_MAX_DRAWS 4
 #define CML_MAX_FILES 8
 #define CML_MAX_MISMATCH 5 /* first mismatches kept for the report */
 #define CML_MAX_TECH 8     /* technique checks per task */
@@ -56,6 +57,9 @@ typedef struct {
     cml_tech_spec tech[CML_MAX_TECH];
     double technique_points; /* awarded when every check passes or could not be checked */
     char ncu_case[128];  /* the case ncu profiles ("" = the first case), without "time" */
+    int ndraws;          /* `draw` lines: one more untimed case each, drawn from the seed */
+    char draws[CML_MAX_DRAWS][128]; /* "rows=1..3000,cols=1..3000", "n=1024..1048576/1024" */
+    int drawn;           /* cases[ncases - drawn ..] were drawn (cml_spec_draw) */
 } cml_task_spec;
 
 /* Link rules (linkrules.h): the names a student object may define and call. The lab's own
@@ -240,6 +244,7 @@ typedef struct {
     double wall_s;
     int nlabs;
     cml_lab_result labs[CML_MAX_LABS];
+    cml_lab_spec *specs; /* this grading's copy of the specs, drawn cases added; owned */
     double score, max_score;
 } cml_grading;
 
