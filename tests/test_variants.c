@@ -160,6 +160,25 @@ START_TEST(scalar_middle_fails_the_vector_checks)
 }
 END_TEST
 
+/* A decoy: copyVector4 keeps its float4 code and is compiled, but the wrapper launches a plain
+ * copy instead (tests/attacks/gpu/04_float4/decoy_vector_kernel). */
+START_TEST(unlaunched_vector_kernel_fails_the_vector_checks)
+{
+    check_variant_with("04", "vectorized.cu",
+                       "__global__ void copyPlain(float *out, const float *in, size_t n)\n{\n"
+                       "    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;\n"
+                       "         i += (size_t)gridDim.x * blockDim.x)\n"
+                       "        out[i] = in[i];\n}\n",
+                       "    copyVector4<<<(unsigned)blocks, threads, 0, stream>>>(d_out, d_in, n, "
+                       "head, nvec);\n",
+                       "    copyPlain<<<(unsigned)blocks, threads, 0, stream>>>(d_out, d_in, n);\n"
+                       "    (void)nvec;\n", "4.1");
+    assert_kind(CML_TECH_PTX, CML_TECH_FAILED);
+    ck_assert_msg(strstr(r.tech[0].detail, "no host code launches copyVector4") != NULL, "%s",
+                  r.tech[0].detail);
+}
+END_TEST
+
 /* Lab 06's zero-copy allocation, as the solution writes it. */
 #define ZC_ALLOC "float *zc_alloc_mapped(size_t n)\n{\n"
 
@@ -287,6 +306,7 @@ Suite *variants_suite(void)
     tcase_add_test(tc, annotated_ptr_streaming_passes_the_vector_checks);
     tcase_add_test(tc, streaming_intrinsics_pass_the_vector_checks);
     tcase_add_test(tc, scalar_middle_fails_the_vector_checks);
+    tcase_add_test(tc, unlaunched_vector_kernel_fails_the_vector_checks);
     tcase_add_test(tc, old_copies_under_if0_pass_the_no_copy_check);
     tcase_add_test(tc, token_pasted_copy_fails_the_no_copy_check);
     suite_add_tcase(s, tc);

@@ -116,6 +116,8 @@ int cml_evidence_collect(const cml_lab_spec *spec, const char *dir, int cc, char
             return -1;
         if (sass_of(dir, f, cc, ev_dir) < 0)
             return snprintf(why, wlen, "cannot write the SASS evidence of %.200s", f), -1;
+        if (cml_evidence_launches(dir, f, ev_dir) < 0)
+            return snprintf(why, wlen, "cannot write the launch evidence of %.200s", f), -1;
     }
     if (cml_evidence_digest(ev_dir, digest) < 0)
         return snprintf(why, wlen, "cannot read back the evidence in %.300s", ev_dir), -1;

@@ -130,6 +130,25 @@ static char *evidence_text(const cml_technique_env *env, const char *file, const
     return NULL;
 }
 
+/* Whether host code in `file` launches the kernel `scope` (evidence_launches.c): a line
+ * "caller target" whose target is that kernel's stub or symbol and whose caller is not the
+ * kernel itself. 1 also when the build could not tell (no .launches evidence: nm or objdump
+ * missing, or a hand-written evidence folder): never a false fail. */
+static int launched(const cml_technique_env *env, const char *file, const char *scope)
+{
+    char why[300];
+    char *text = evidence_text(env, file, ".launches", why, sizeof why);
+    if (!text)
+        return 1;
+    int found = 0;
+    for (const char *p = text; !found && *p; p += strcspn(p, "\n"), p += *p == '\n') {
+        size_t n = strcspn(p, "\n"), c = strcspn(p, " ");
+        found = c < n && names_kernel(p + c + 1, n - c - 1, scope) && !names_kernel(p, c, scope);
+    }
+    free(text);
+    return found;
+}
+
 /* ptx / sass: a line of the student's code matches. */
 static void check_code(const cml_lab_spec *spec, const cml_tech_spec *c,
                        const cml_technique_env *env, cml_tech_result *out)
@@ -141,6 +160,7 @@ static void check_code(const cml_lab_spec *spec, const cml_tech_spec *c,
         snprintf(out->detail, sizeof out->detail, "not checked (no student sources here)");
         return;
     }
+    int idle = 0; /* the match lies in a kernel no host code launches */
     for (int i = 0; !hit && i < spec->nfiles; i++) {
         if (!cml_is_cu(spec->files[i]))
             continue;
@@ -148,10 +168,17 @@ static void check_code(const cml_lab_spec *spec, const cml_tech_spec *c,
                                    sizeof why);
         tried += text != NULL;
         hit = text && cml_tech_find(text, c->pattern, c->scope, found, 120, NULL) == 1;
+        idle = hit && c->scope[0] && !launched(env, spec->files[i], c->scope);
         free(text);
     }
     if (!tried) {
         snprintf(out->detail, sizeof out->detail, "not checked (%.280s)", why);
+        return;
+    }
+    if (idle) {
+        out->state = CML_TECH_FAILED;
+        snprintf(out->detail, sizeof out->detail, "no host code launches %.60s, which holds "
+                 "it (%.100s): the kernel that runs must show the technique", c->scope, found);
         return;
     }
     out->state = hit ? CML_TECH_PASSED : CML_TECH_FAILED;

@@ -1,0 +1,76 @@
+/* Evidence of which kernels host code launches: a kernel compiled into the student's object but
+ * launched from nowhere (a decoy that holds the technique while a plain kernel does the work)
+ * must not satisfy a ptx or sass check about it. nvcc compiles `k<<<...>>>(...)` into a call
+ * of k's host stub (`__device_stub__Z1k...`), so the functions whose code refers to a kernel's
+ * stub or host symbol are where it is launched; the stub itself and the registration code
+ * (`__sti____cudaRegisterAll`, `__nv_cudaEntityRegisterCallback`) refer to every kernel and do
+ * not count. A launch in a branch that never runs still counts: this is the static half. */
+#include "evidence.h"
+#include "linkrules_obj.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Whether f is code nvcc writes for every kernel rather than code that launches one. */
+static int generated(const char *f)
+{
+    return strstr(f, "__device_stub_") || strstr(f, "cudaRegister") ||
+           strstr(f, "cudaEntityRegister") || strstr(f, "__sti__");
+}
+
+/* Whether target is a kernel's stub or host symbol (some stub's name holds it). */
+static int kernel_symbol(const lr_object *o, const char *target)
+{
+    if (strstr(target, "__device_stub_"))
+        return 1;
+    for (int i = 0; target[0] == '_' && target[1] == 'Z' && i < o->nsyms; i++)
+        if (strstr(o->syms[i].name, "__device_stub_") && strstr(o->syms[i].name, target))
+            return 1;
+    return 0;
+}
+
+/* Contract in evidence.h. */
+int cml_evidence_launches(const char *dir, const char *file, const char *ev)
+{
+    char nm[CML_PATH], objdump[CML_PATH], why[600] = "", obj[CML_PATH], path[CML_PATH];
+    lr_object o;
+    memset(&o, 0, sizeof o);
+    size_t n = strlen(file), used = 0, cap = 4096;
+    char *list = malloc(cap);
+    if (!list)
+        return -1;
+    list[0] = '\0';
+    if (lr_find_tools(nm, objdump, sizeof nm, why, sizeof why) == 0 &&
+        cml_fmt(obj, sizeof obj, "%.*s.o", (int)(n > 3 ? n - 3 : n), file) == 0 &&
+        lr_object_read(&o, nm, objdump, dir, obj, why, sizeof why) == 0) {
+        for (int i = 0; i < o.nrels && list; i++) {
+            const lr_func *f = lr_func_at(&o, o.rels[i].section, o.rels[i].offset);
+            if (!f || generated(f->name) || strcmp(f->name, o.rels[i].target) == 0 ||
+                !kernel_symbol(&o, o.rels[i].target))
+                continue;
+            size_t need = strlen(f->name) + strlen(o.rels[i].target) + 3;
+            if (used + need >= cap) {
+                char *more = realloc(list, cap = 2 * cap + need);
+                if (!more) {
+                    free(list);
+                    list = NULL;
+                    break;
+                }
+                list = more;
+            }
+            used += (size_t)sprintf(list + used, "%s %s\n", f->name, o.rels[i].target);
+        }
+    }
+    lr_object_free(&o);
+    int rc = -1;
+    if (!list)
+        return -1;
+    if (!why[0] && cml_fmt(path, sizeof path, "%s/%s.launches", ev, file) == 0)
+        rc = cml_write_file(path, list, used);
+    else if (why[0] && cml_fmt(path, sizeof path, "%s/%s.launches.err", ev, file) == 0)
+        rc = cml_write_file(path, why, strlen(why));
+    free(list);
+    return rc;
+}
