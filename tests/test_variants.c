@@ -264,6 +264,23 @@ START_TEST(flat_swizzled_tile_passes)
 }
 END_TEST
 
+/* The zero-copy path hands its work to copies.cu's explicit-copy path: zerocopy.cu names no
+ * copy, but calls a function that another student file defines. */
+START_TEST(zero_copy_path_calling_the_copy_path_fails_the_no_copy_check)
+{
+    check_variant_with("06", "zerocopy.cu",
+                       "#include \"zerocopy.h\"\n",
+                       "              cudaStream_t stream)\n{\n",
+                       "              cudaStream_t stream)\n{\n"
+                       "    if (passes > 0) { /* d_x, d_y: any device buffers it finds */\n"
+                       "        copy_saxpy(h_out, h_x, h_y, n, passes, nullptr, nullptr, stream);\n"
+                       "        return;\n    }\n", "6.1");
+    assert_kind(CML_TECH_FORBID, CML_TECH_FAILED);
+    ck_assert_msg(strstr(r.tech[0].detail, "calls ") && strstr(r.tech[0].detail, "copies.cu"),
+                  "%s", r.tech[0].detail);
+}
+END_TEST
+
 /* The solutions themselves pass every static check of every task (ptx, forbid). */
 START_TEST(solutions_pass_every_static_check)
 {
@@ -309,6 +326,7 @@ Suite *variants_suite(void)
     tcase_add_test(tc, unlaunched_vector_kernel_fails_the_vector_checks);
     tcase_add_test(tc, old_copies_under_if0_pass_the_no_copy_check);
     tcase_add_test(tc, token_pasted_copy_fails_the_no_copy_check);
+    tcase_add_test(tc, zero_copy_path_calling_the_copy_path_fails_the_no_copy_check);
     suite_add_tcase(s, tc);
     return s;
 }

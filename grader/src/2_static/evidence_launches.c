@@ -31,6 +31,22 @@ static int kernel_symbol(const lr_object *o, const char *target)
     return 0;
 }
 
+/* ev/<file>.symbols: "T name" for each function the object defines strongly, "U name" for
+ * each it uses from elsewhere: a source check on one file can then see that file hand its work
+ * to a function of another student file (forbid, technique.c). */
+static int write_symbols(const lr_object *o, const char *file, const char *ev)
+{
+    char path[CML_PATH];
+    FILE *f = cml_fmt(path, sizeof path, "%s/%s.symbols", ev, file) == 0 ? fopen(path, "w")
+              : NULL;
+    if (!f)
+        return -1;
+    for (int i = 0; i < o->nsyms; i++)
+        if (o->syms[i].type == 'T' || o->syms[i].type == 'U')
+            fprintf(f, "%c %s\n", o->syms[i].type, o->syms[i].name);
+    return fclose(f) == 0 ? 0 : -1;
+}
+
 /* Contract in evidence.h. */
 int cml_evidence_launches(const char *dir, const char *file, const char *ev)
 {
@@ -63,10 +79,13 @@ int cml_evidence_launches(const char *dir, const char *file, const char *ev)
             used += (size_t)sprintf(list + used, "%s %s\n", f->name, o.rels[i].target);
         }
     }
-    lr_object_free(&o);
     int rc = -1;
-    if (!list)
+    if (!list || (!why[0] && write_symbols(&o, file, ev) < 0)) {
+        lr_object_free(&o);
+        free(list);
         return -1;
+    }
+    lr_object_free(&o);
     if (!why[0] && cml_fmt(path, sizeof path, "%s/%s.launches", ev, file) == 0)
         rc = cml_write_file(path, list, used);
     else if (why[0] && cml_fmt(path, sizeof path, "%s/%s.launches.err", ev, file) == 0)

@@ -114,8 +114,8 @@ void cml_strip_comments(char *s)
 /* The evidence file <file><ext>, or NULL with why (for SASS, what the build wrote in
  * <file>.sass.err: cuobjdump missing or failing). Never built here: evidence is taken at build
  * time, before any student code ran. */
-static char *evidence_text(const cml_technique_env *env, const char *file, const char *ext,
-                           char *why, size_t wlen)
+char *cml_tech_evidence(const cml_technique_env *env, const char *file, const char *ext,
+                        char *why, size_t wlen)
 {
     char path[CML_PATH];
     if (cml_fmt(path, sizeof path, "%s/%s%s", env->ev_dir, file, ext) < 0)
@@ -137,7 +137,7 @@ static char *evidence_text(const cml_technique_env *env, const char *file, const
 static int launched(const cml_technique_env *env, const char *file, const char *scope)
 {
     char why[300];
-    char *text = evidence_text(env, file, ".launches", why, sizeof why);
+    char *text = cml_tech_evidence(env, file, ".launches", why, sizeof why);
     if (!text)
         return 1;
     int found = 0;
@@ -164,7 +164,7 @@ static void check_code(const cml_lab_spec *spec, const cml_tech_spec *c,
     for (int i = 0; !hit && i < spec->nfiles; i++) {
         if (!cml_is_cu(spec->files[i]))
             continue;
-        char *text = evidence_text(env, spec->files[i], sass ? ".sass" : ".ptx", why,
+        char *text = cml_tech_evidence(env, spec->files[i], sass ? ".sass" : ".ptx", why,
                                    sizeof why);
         tried += text != NULL;
         hit = text && cml_tech_find(text, c->pattern, c->scope, found, 120, NULL) == 1;
@@ -187,40 +187,6 @@ static void check_code(const cml_lab_spec *spec, const cml_tech_spec *c,
     else
         snprintf(out->detail, sizeof out->detail, "no %s line%s%.60s matches %.150s",
                  sass ? "SASS" : "PTX", c->scope[0] ? " in kernel " : "", c->scope, c->pattern);
-}
-
-/* forbid: no line of the student's file, as the compiler saw it, matches: the preprocessed
- * text's lines from that file (own_text.c), so code under `#if 0` and comments never count and
- * a call spelled with `##` does. Evidence without preprocessed text (the tests' hand-written
- * folders) falls back to the source with comments blanked. */
-static void check_forbid(const cml_tech_spec *c, const cml_technique_env *env,
-                         cml_tech_result *out)
-{
-    char found[160], why[300];
-    int line = 0;
-    long *linenos = NULL;
-    out->state = CML_TECH_NOT_CHECKED;
-    char *ii = env->ev_dir ? evidence_text(env, c->file, ".ii", why, sizeof why) : NULL;
-    char *src = ii ? cml_own_text(ii, c->file, &linenos)
-                : env->ev_dir ? evidence_text(env, c->file, "", why, sizeof why) : NULL;
-    free(ii);
-    if (!src) {
-        snprintf(out->detail, sizeof out->detail, "not checked (cannot read %.60s)", c->file);
-        return;
-    }
-    if (!linenos)
-        cml_strip_comments(src);
-    int hit = cml_tech_find(src, c->pattern, NULL, found, 120, &line) == 1;
-    if (hit && linenos)
-        line = (int)linenos[line - 1];
-    free(src);
-    free(linenos);
-    out->state = hit ? CML_TECH_FAILED : CML_TECH_PASSED;
-    if (hit)
-        snprintf(out->detail, sizeof out->detail, "%s line %d: %s", c->file, line, found);
-    else
-        snprintf(out->detail, sizeof out->detail, "%s has nothing matching %.150s", c->file,
-                 c->pattern);
 }
 
 /* Whether the evidence still has the digest taken at build time (no digest: nothing to hold it
@@ -261,7 +227,7 @@ void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
         else if (c->kind == CML_TECH_PTX || c->kind == CML_TECH_SASS)
             check_code(spec, c, env, out);
         else if (c->kind == CML_TECH_FORBID)
-            check_forbid(c, env, out);
+            cml_tech_forbid(spec, c, env, out);
         else if (!env->bin)
             snprintf(out->detail, sizeof out->detail, "not checked (no GPU)"),
                 out->state = CML_TECH_NOT_CHECKED;

@@ -38,7 +38,16 @@ const char *cml_tech_state_name(enum cml_tech_state s);
 
 /* ---- the parts, exposed for the tests ---- */
 
-/* own_text.c: the lines of `file` in the preprocessed text `ii` (nvcc's .cpp1.ii), every
+/* The evidence file <file><ext> (technique.c), or NULL with why; never built here. */
+char *cml_tech_evidence(const cml_technique_env *env, const char *file, const char *ext,
+                        char *why, size_t wlen);
+
+/* source_check.c: forbid, on the file as compiled and on which other student file's functions
+ * it calls. */
+void cml_tech_forbid(const cml_lab_spec *spec, const cml_tech_spec *c,
+                     const cml_technique_env *env, cml_tech_result *out);
+
+/* source_check.c: the lines of `file` in the preprocessed text `ii` (nvcc's .cpp1.ii), every
  * other line left empty so that line k of the result is line k of ii, string and character
  * literals blanked. (*linenos)[k - 1] is the source line number of line k (0 for a marker).
  * Both malloc'd; NULL when out of memory. */

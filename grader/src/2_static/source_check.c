@@ -1,0 +1,145 @@
+/* The source check (forbid) and what it reads: a student file's text as the compiler saw it,
+ * its own lines of the preprocessed translation unit (`#if 0` blocks and comments gone, macros
+ * expanded, so `a##b` shows the name it pastes, lines from headers left out), and its object's
+ * symbols, so that the work a check is about cannot move to another student file. */
+#include "technique.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Blank the inside of every string and character literal (the quotes stay): a stringified
+ * call such as CML_CHECK's "cudaHostAlloc(...)" names a call without making it. */
+static void blank_literals(char *s)
+{
+    char quote = 0;
+    for (; *s; s++) {
+        if (quote) {
+            if (*s == '\\' && s[1] && s[1] != '\n')
+                *s++ = ' ';
+            if (*s == quote)
+                quote = 0;
+            else if (*s != '\n')
+                *s = ' ';
+        } else if (*s == '"' || *s == '\'') {
+            quote = *s;
+        }
+    }
+}
+
+/* Whether the marker's file names `file` (the staged copy's path ends in "/<file>"). */
+static int names(const char *marker_file, const char *file)
+{
+    size_t m = strlen(marker_file), f = strlen(file);
+    return m >= f && strcmp(marker_file + m - f, file) == 0 &&
+           (m == f || marker_file[m - f - 1] == '/');
+}
+
+/* Contract in technique.h. */
+char *cml_own_text(const char *ii, const char *file, long **linenos)
+{
+    size_t len = strlen(ii), lines = 1;
+    for (const char *p = ii; *p; p++)
+        lines += *p == '\n';
+    char *out = malloc(len + 1), current[CML_PATH] = "";
+    long *map = calloc(lines + 1, sizeof *map), no = 0;
+    if (!out || !map) {
+        free(out);
+        free(map);
+        return NULL;
+    }
+    size_t o = 0, k = 0;
+    for (const char *l = ii; *l; k++) {
+        size_t n = strcspn(l, "\n");
+        int marker = cml_line_marker(l, &no, current, sizeof current);
+        if (!marker && names(current, file)) {
+            memcpy(out + o, l, n);
+            o += n;
+        }
+        no += !marker;
+        map[k] = marker ? 0 : no;
+        out[o++] = '\n';
+        l += n + (l[n] == '\n');
+    }
+    out[o] = '\0';
+    blank_literals(out);
+    *linenos = map;
+    return out;
+}
+
+/* Whether `name` is on a line "<kind> name" of text. */
+static int has_symbol(const char *text, char kind, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = text; p && *p; p += strcspn(p, "\n"), p += *p == '\n')
+        if (p[0] == kind && p[1] == ' ' && strncmp(p + 2, name, n) == 0 &&
+            (p[2 + n] == '\n' || p[2 + n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* A function that `file` calls and another student file of the lab defines (its .symbols
+ * evidence), into name and other; 1 when there is one. The path a forbid check is about must
+ * not hand its work to another file, where the check does not look. */
+static int calls_other_file(const cml_lab_spec *spec, const cml_technique_env *env,
+                            const char *file, char *name, size_t nlen, const char **other)
+{
+    char why[300];
+    char *mine = cml_tech_evidence(env, file, ".symbols", why, sizeof why);
+    int found = 0;
+    for (int i = 0; mine && !found && i < spec->nfiles; i++) {
+        char *theirs = strcmp(spec->files[i], file) && cml_is_cu(spec->files[i])
+                       ? cml_tech_evidence(env, spec->files[i], ".symbols", why, sizeof why) : NULL;
+        for (const char *p = mine; theirs && !found && *p; p += strcspn(p, "\n"),
+             p += *p == '\n')
+            if (p[0] == 'U' && p[1] == ' ') {
+                snprintf(name, nlen, "%.*s", (int)strcspn(p + 2, "\n"), p + 2);
+                found = has_symbol(theirs, 'T', name);
+                *other = spec->files[i];
+            }
+        free(theirs);
+    }
+    free(mine);
+    return found;
+}
+
+/* forbid: no line of the student's file, as the compiler saw it, matches: the preprocessed
+ * text's lines from that file (cml_own_text above), so code under `#if 0` and comments never count and
+ * a call spelled with `##` does. Evidence without preprocessed text (the tests' hand-written
+ * folders) falls back to the source with comments blanked. */
+/* Contract in technique.h. */
+void cml_tech_forbid(const cml_lab_spec *spec, const cml_tech_spec *c,
+                     const cml_technique_env *env, cml_tech_result *out)
+{
+    char found[160], why[300], callee[200];
+    const char *other = NULL;
+    int line = 0;
+    long *linenos = NULL;
+    out->state = CML_TECH_NOT_CHECKED;
+    char *ii = env->ev_dir ? cml_tech_evidence(env, c->file, ".ii", why, sizeof why) : NULL;
+    char *src = ii ? cml_own_text(ii, c->file, &linenos)
+                : env->ev_dir ? cml_tech_evidence(env, c->file, "", why, sizeof why) : NULL;
+    free(ii);
+    if (!src) {
+        snprintf(out->detail, sizeof out->detail, "not checked (cannot read %.60s)", c->file);
+        return;
+    }
+    if (!linenos)
+        cml_strip_comments(src);
+    int hit = cml_tech_find(src, c->pattern, NULL, found, 120, &line) == 1;
+    if (hit && linenos)
+        line = (int)linenos[line - 1];
+    free(src);
+    free(linenos);
+    int handed = !hit && calls_other_file(spec, env, c->file, callee, sizeof callee, &other);
+    out->state = hit || handed ? CML_TECH_FAILED : CML_TECH_PASSED;
+    if (hit)
+        snprintf(out->detail, sizeof out->detail, "%s line %d: %s", c->file, line, found);
+    else if (handed)
+        snprintf(out->detail, sizeof out->detail, "%.40s calls %.100s, defined in %.40s: the "
+                 "work must stay in the file the check reads", c->file, callee, other);
+    else
+        snprintf(out->detail, sizeof out->detail, "%s has nothing matching %.150s", c->file,
+                 c->pattern);
+}
