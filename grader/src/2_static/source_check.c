@@ -104,11 +104,11 @@ static int calls_other_file(const cml_lab_spec *spec, const cml_technique_env *e
     return found;
 }
 
-/* forbid: no line of the student's file, as the compiler saw it, matches: the preprocessed
- * text's lines from that file (cml_own_text above), so code under `#if 0` and comments never count and
- * a call spelled with `##` does. Evidence without preprocessed text (the tests' hand-written
- * folders) falls back to the source with comments blanked. */
-/* Contract in technique.h. */
+/* Contract in technique.h. forbid: no line of the student's file, as the compiler saw it,
+ * matches: the preprocessed text's lines from that file (cml_own_text above), so code under
+ * `#if 0` and comments never count and a call spelled with `##` does; and the file calls no
+ * function of another student file. Evidence without preprocessed text (the tests'
+ * hand-written folders) falls back to the source with comments blanked. */
 void cml_tech_forbid(const cml_lab_spec *spec, const cml_tech_spec *c,
                      const cml_technique_env *env, cml_tech_result *out)
 {
