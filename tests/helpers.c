@@ -1,5 +1,6 @@
 /* Shared test helpers (see helpers.h). */
 #include "helpers.h"
+#include "spec.h"
 
 #include <check.h>
 #include <math.h>
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -42,6 +44,19 @@ char *test_tmpdir(char *buf, size_t len)
     ck_assert_msg(mkdtemp(buf) != NULL, "cannot create a folder under /tmp");
     chmod(buf, 0755); /* fake tools in it must be reachable by the labs' user when root */
     return buf;
+}
+
+/* Contract in helpers.h. */
+int test_spec_text(const char *text, cml_lab_spec *spec, char *path, char *err, size_t errlen)
+{
+    strcpy(path, "/tmp/cml_spec_XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    int rc = cml_spec_load(path, spec, err, errlen);
+    unlink(path);
+    return rc;
 }
 
 /* Contract in helpers.h. */

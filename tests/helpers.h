@@ -17,6 +17,10 @@ const char *test_path(const char *rel);
 /* A fresh folder /tmp/cml-test-XXXXXX into buf (at least 64 bytes). */
 char *test_tmpdir(char *buf, size_t len);
 
+/* Load spec text through a temporary file (its name into path, 64 bytes, for messages that
+ * start "path:line:"); cml_spec_load's result, with its message in err. */
+int test_spec_text(const char *text, cml_lab_spec *spec, char *path, char *err, size_t errlen);
+
 /* Write text to a file; aborts the test on failure. */
 void test_write(const char *path, const char *text);
 

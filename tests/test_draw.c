@@ -20,14 +20,8 @@ static cml_lab_spec spec;
 
 static int load(const char *text)
 {
-    char path[64] = "/tmp/cml_draw_XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
-    int rc = cml_spec_load(path, &spec, err, sizeof err);
-    unlink(path);
-    return rc;
+    char path[64];
+    return test_spec_text(text, &spec, path, err, sizeof err);
 }
 
 static void rejected(const char *text, const char *what)

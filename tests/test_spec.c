@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "helpers.h"
 #include "spec.h"
 #include "suites.h"
 
@@ -17,14 +18,7 @@ static cml_lab_spec spec;
 /* Writes text to a temporary spec file and loads it; returns cml_spec_load's result. */
 static int load(const char *text)
 {
-    strcpy(spec_path, "/tmp/cml_spec_XXXXXX");
-    int fd = mkstemp(spec_path);
-    ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
-    int rc = cml_spec_load(spec_path, &spec, err, sizeof err);
-    unlink(spec_path);
-    return rc;
+    return test_spec_text(text, &spec, spec_path, err, sizeof err);
 }
 
 /* Asserts the load fails with "path:line: ..." containing `what`. */
