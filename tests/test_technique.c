@@ -218,6 +218,8 @@ START_TEST(kernel_scope_is_the_exact_name)
     ck_assert_int_eq(cml_tech_find(DECOY, V4, "copyVecFast", found, sizeof found, NULL), 1);
     ck_assert_int_eq(cml_tech_find(".entry _ZN2ns7copyVecEPKfPfm(\n\tld.global.v4.f32 {%f1};\n",
                                    V4, "copyVec", found, sizeof found, NULL), 1);
+    ck_assert_int_eq(cml_tech_find(".entry _ZN3ns27copyVecEPKfPfm(\n\tld.global.v4.f32 {%f1};\n",
+                                   V4, "copyVec", found, sizeof found, NULL), 1); /* ns2:: */
     ck_assert_int_eq(cml_tech_find(".entry copyVec(\n\tld.global.v4.f32 {%f1}, [%r];\n", V4,
                                    "copyVec", found, sizeof found, NULL), 1);
     ck_assert_int_eq(cml_tech_find("\tFunction : copyVecFast\n\tLDG.E.128 R8 ;\n", "LDG",

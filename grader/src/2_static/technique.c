@@ -5,7 +5,6 @@
 #include "score.h"
 #include "util.h"
 
-#include <ctype.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,16 +32,16 @@ static int function_header(const char *line, size_t n)
 }
 
 /* Whether a function header line names the kernel `scope` exactly: its mangled name holds
- * "<length><scope>" after a non-digit ("_Z11copyVector4...", "_ZN2ns11copyVector4E...": the
- * length makes "copyVector4" miss "copyVector4Fast"), or an extern "C" kernel is called scope
- * itself (".entry scope(", "Function : scope" at the end of the line). */
+ * "<length><scope>" ("_Z11copyVector4...", "_ZN3ns211copyVector4E..."; the length makes
+ * "copyVector4" miss "copyVector4Fast", and no identifier starts with a digit, so a longer
+ * length cannot end in these digits), or an extern "C" kernel is called scope itself
+ * (".entry scope(", "Function : scope" at the end of the line). */
 static int names_kernel(const char *line, size_t n, const char *scope)
 {
     char mangled[CML_PATH], entry[CML_PATH], fn[CML_PATH];
     size_t k = strlen(scope), m = (size_t)snprintf(mangled, sizeof mangled, "%zu%s", k, scope);
-    for (const char *p = line; (p = memmem(p, n - (size_t)(p - line), mangled, m)); p++)
-        if (p > line && !isdigit((unsigned char)p[-1]))
-            return 1;
+    if (memmem(line, n, mangled, m))
+        return 1;
     snprintf(entry, sizeof entry, ".entry %s(", scope);
     snprintf(fn, sizeof fn, "Function : %s", scope);
     const char *f = memmem(line, n, fn, strlen(fn));
