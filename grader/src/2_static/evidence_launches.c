@@ -47,49 +47,39 @@ static int write_symbols(const lr_object *o, const char *file, const char *ev)
     return fclose(f) == 0 ? 0 : -1;
 }
 
+/* ev/<file>.launches: "caller target" for each reference from a host function (not nvcc's
+ * own per-kernel code) to a kernel's stub or host symbol. */
+static int write_launches(const lr_object *o, const char *file, const char *ev)
+{
+    char path[CML_PATH];
+    FILE *f = cml_fmt(path, sizeof path, "%s/%s.launches", ev, file) == 0 ? fopen(path, "w")
+              : NULL;
+    if (!f)
+        return -1;
+    for (int i = 0; i < o->nrels; i++) {
+        const lr_func *fn = lr_func_at(o, o->rels[i].section, o->rels[i].offset);
+        if (fn && !generated(fn->name) && strcmp(fn->name, o->rels[i].target) != 0 &&
+            kernel_symbol(o, o->rels[i].target))
+            fprintf(f, "%s %s\n", fn->name, o->rels[i].target);
+    }
+    return fclose(f) == 0 ? 0 : -1;
+}
+
 /* Contract in evidence.h. */
 int cml_evidence_launches(const char *dir, const char *file, const char *ev)
 {
     char nm[CML_PATH], objdump[CML_PATH], why[600] = "", obj[CML_PATH], path[CML_PATH];
     lr_object o;
     memset(&o, 0, sizeof o);
-    size_t n = strlen(file), used = 0, cap = 4096;
-    char *list = malloc(cap);
-    if (!list)
-        return -1;
-    list[0] = '\0';
+    size_t n = strlen(file);
+    int rc;
     if (lr_find_tools(nm, objdump, sizeof nm, why, sizeof why) == 0 &&
         cml_fmt(obj, sizeof obj, "%.*s.o", (int)(n > 3 ? n - 3 : n), file) == 0 &&
-        lr_object_read(&o, nm, objdump, dir, obj, why, sizeof why) == 0) {
-        for (int i = 0; i < o.nrels && list; i++) {
-            const lr_func *f = lr_func_at(&o, o.rels[i].section, o.rels[i].offset);
-            if (!f || generated(f->name) || strcmp(f->name, o.rels[i].target) == 0 ||
-                !kernel_symbol(&o, o.rels[i].target))
-                continue;
-            size_t need = strlen(f->name) + strlen(o.rels[i].target) + 3;
-            if (used + need >= cap) {
-                char *more = realloc(list, cap = 2 * cap + need);
-                if (!more) {
-                    free(list);
-                    list = NULL;
-                    break;
-                }
-                list = more;
-            }
-            used += (size_t)sprintf(list + used, "%s %s\n", f->name, o.rels[i].target);
-        }
-    }
-    int rc = -1;
-    if (!list || (!why[0] && write_symbols(&o, file, ev) < 0)) {
-        lr_object_free(&o);
-        free(list);
-        return -1;
-    }
+        lr_object_read(&o, nm, objdump, dir, obj, why, sizeof why) == 0)
+        rc = write_launches(&o, file, ev) < 0 || write_symbols(&o, file, ev) < 0 ? -1 : 0;
+    else /* no nm or objdump: the checks then do not ask for launches (never a false fail) */
+        rc = cml_fmt(path, sizeof path, "%s/%s.launches.err", ev, file) == 0
+             ? cml_write_file(path, why, strlen(why)) : -1;
     lr_object_free(&o);
-    if (!why[0] && cml_fmt(path, sizeof path, "%s/%s.launches", ev, file) == 0)
-        rc = cml_write_file(path, list, used);
-    else if (why[0] && cml_fmt(path, sizeof path, "%s/%s.launches.err", ev, file) == 0)
-        rc = cml_write_file(path, why, strlen(why));
-    free(list);
     return rc;
 }
