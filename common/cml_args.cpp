@@ -8,9 +8,16 @@
 #include <string.h>
 
 static cml_options g_opt = {1, ".", 0, 0, 0, 0, {}};
+/* The seed the inputs are made from now: --seed, or a timed repetition's own seed. */
+static struct {
+    uint64_t seed;
+    int set;
+} g_data;
 
 const cml_options *cml_opts(void) { return &g_opt; }
-uint64_t cml_seed(void) { return g_opt.seed; }
+uint64_t cml_seed(void) { return g_data.set ? g_data.seed : g_opt.seed; }
+void cml_use_seed(uint64_t seed) { g_data.seed = seed, g_data.set = 1; }
+void cml_use_case_seed(void) { g_data.set = 0; }
 
 void cml_usage(const char *prog)
 {

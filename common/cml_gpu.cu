@@ -4,7 +4,9 @@
 #include "cml_lab_int.h"
 
 #include <algorithm>
+#include <math.h>
 #include <string.h>
+#include <thread>
 
 /* The session: opened by cml_main once the GPU is known to be usable. */
 static struct {
@@ -14,10 +16,18 @@ static struct {
     double pinned_h2d, pinned_d2h; /* GB/s, 0 until first asked for */
 } g_gpu;
 
-/* The device memory of the case in progress, freed when the case ends. */
+/* The device memory of the case in progress, freed when the case ends, and its inputs: how
+ * each was filled, so that a timed repetition can fill it again from its own seed. */
 static struct {
     void *p[16];
     int n;
+    struct {
+        float *p;
+        size_t elems;
+        cml_fill_fn fill;
+        uint64_t arg;
+    } in[16];
+    int nin;
 } g_case_mem;
 
 cudaStream_t cml_stream(void) { return g_gpu.stream; }
@@ -65,22 +75,122 @@ float *cml_alloc(size_t elems)
     return (float *)p;
 }
 
-float *cml_input(size_t elems, uint32_t stream)
+static void fill_random(float *p, size_t elems, uint64_t seed, uint64_t stream, cudaStream_t s)
+{
+    size_t blocks = std::min((elems + 255) / 256, (size_t)cml_sm_count() * 16);
+    fillRandom<<<(unsigned)blocks, 256, 0, s>>>(p, elems, seed, (uint32_t)stream);
+    CML_CHECK_LAUNCH();
+}
+
+float *cml_input_with(size_t elems, cml_fill_fn fill, uint64_t arg)
 {
     float *p = cml_alloc(elems);
     if (p) {
-        size_t blocks = std::min((elems + 255) / 256, (size_t)cml_sm_count() * 16);
-        fillRandom<<<(unsigned)blocks, 256, 0, g_gpu.stream>>>(p, elems, cml_seed(), stream);
-        CML_CHECK_LAUNCH();
+        fill(p, elems, cml_seed(), arg, g_gpu.stream);
+        g_case_mem.in[g_case_mem.nin++] = {p, elems, fill, arg}; /* nin <= n <= 16 */
     }
     return p;
+}
+
+float *cml_input(size_t elems, uint32_t stream) { return cml_input_with(elems, fill_random, stream); }
+
+void cml_refill_inputs(void)
+{
+    for (int i = 0; i < g_case_mem.nin; i++)
+        g_case_mem.in[i].fill(g_case_mem.in[i].p, g_case_mem.in[i].elems, cml_seed(),
+                              g_case_mem.in[i].arg, g_gpu.stream);
 }
 
 void cml_free_case_allocs(void)
 {
     CML_CHECK(cudaDeviceSynchronize());
+    g_case_mem.nin = 0;
     while (g_case_mem.n > 0)
         CML_CHECK(cudaFree(g_case_mem.p[--g_case_mem.n]));
+}
+
+/* ---- the evidence of a timed repetition's output (cml_rand.h) ---- */
+
+struct evidence_sums {
+    unsigned long long hash;
+    double wsum, wabs;
+};
+
+__global__ void outputEvidence(const float *out, size_t n, evidence_sums *sums)
+{
+    unsigned long long h = 0;
+    double ws = 0, wa = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        const float v = out[i];
+        h += cml_evidence_term(i, __float_as_uint(v));
+        const double w = cml_evidence_weight(i);
+        ws += w * v;
+        wa += w * fabs((double)v);
+    }
+    for (int d = 16; d > 0; d /= 2) { /* warp sums, then one atomic per warp */
+        h += __shfl_down_sync(0xFFFFFFFFu, h, d);
+        ws += __shfl_down_sync(0xFFFFFFFFu, ws, d);
+        wa += __shfl_down_sync(0xFFFFFFFFu, wa, d);
+    }
+    if ((threadIdx.x & 31) == 0) {
+        atomicAdd(&sums->hash, h);
+        atomicAdd(&sums->wsum, ws);
+        atomicAdd(&sums->wabs, wa);
+    }
+}
+
+/* Host-visible outputs are summed by the host (threads): a kernel reading managed memory would
+ * move its pages to the GPU, and the next repetition must find them where the last one left
+ * them. */
+static cml_evidence host_evidence(const float *out, size_t n)
+{
+    enum { MAX_THREADS = 8 };
+    const unsigned hw = std::thread::hardware_concurrency();
+    const size_t nt = std::max<size_t>(1, std::min<size_t>(std::min(hw ? hw : 1, (unsigned)MAX_THREADS),
+                                                          n / 65536 + 1));
+    cml_evidence part[MAX_THREADS] = {};
+    auto sum = [&](size_t t) {
+        const size_t b = n * t / nt, e = n * (t + 1) / nt;
+        cml_evidence p = {0, 0, 0};
+        for (size_t i = b; i < e; i++) {
+            uint32_t bits;
+            memcpy(&bits, &out[i], sizeof bits);
+            p.hash += cml_evidence_term(i, bits);
+            const double w = cml_evidence_weight(i);
+            p.wsum += w * out[i];
+            p.wabs += w * fabs((double)out[i]);
+        }
+        part[t] = p;
+    };
+    std::thread th[MAX_THREADS];
+    for (size_t t = 1; t < nt; t++)
+        th[t] = std::thread(sum, t);
+    sum(0);
+    cml_evidence all = {0, 0, 0};
+    for (size_t t = 0; t < nt; t++) {
+        if (t > 0)
+            th[t].join();
+        all.hash += part[t].hash, all.wsum += part[t].wsum, all.wabs += part[t].wabs;
+    }
+    return all;
+}
+
+cml_evidence cml_output_evidence(const float *out, size_t n, int on_host)
+{
+    if (on_host)
+        return host_evidence(out, n);
+    static evidence_sums *d_sums;
+    if (!d_sums)
+        CML_CHECK(cudaMalloc(&d_sums, sizeof *d_sums));
+    evidence_sums h = {0, 0, 0};
+    CML_CHECK(cudaMemsetAsync(d_sums, 0, sizeof *d_sums, g_gpu.stream));
+    const size_t blocks = std::min((n + 255) / 256, (size_t)cml_sm_count() * 8);
+    outputEvidence<<<(unsigned)std::max<size_t>(blocks, 1), 256, 0, g_gpu.stream>>>(out, n, d_sums);
+    CML_CHECK_LAUNCH();
+    CML_CHECK(cudaMemcpyAsync(&h, d_sums, sizeof h, cudaMemcpyDeviceToHost, g_gpu.stream));
+    CML_CHECK(cudaStreamSynchronize(g_gpu.stream));
+    return cml_evidence{h.hash, h.wsum, h.wabs};
 }
 
 /* ---- measured bandwidths ---- */
@@ -125,9 +235,8 @@ void cml_pinned_gbps(double *h2d, double *d2h)
         };
         g_gpu.pinned_h2d = size / (cml_time(cml_launcher_of(up), NULL, 0).ms * 1e6);
         g_gpu.pinned_d2h = size / (cml_time(cml_launcher_of(down), NULL, 0).ms * 1e6);
-        cml_record("note task=%s msg=pinned cudaMemcpy of %zu bytes: host-to-device %.1f GB/s, "
-                   "device-to-host %.1f GB/s", cml_current_task ? cml_current_task : "-", size,
-                   g_gpu.pinned_h2d, g_gpu.pinned_d2h);
+        cml_record("linkbw h2d=%.1f d2h=%.1f bytes=%zu", g_gpu.pinned_h2d, g_gpu.pinned_d2h,
+                   size);
         CML_CHECK(cudaFree(d));
         CML_CHECK(cudaFreeHost(h));
     }

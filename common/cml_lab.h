@@ -68,6 +68,12 @@ float *cml_alloc(size_t elems);
 __attribute__((format(printf, 1, 2))) void cml_case_fail(const char *fmt, ...);
 /* cml_alloc, then element i = cml_rand_f32(seed, stream, i), generated on the GPU. */
 float *cml_input(size_t elems, uint32_t stream);
+/* An input made by a fill of the lab's own: fill(p, elems, seed, arg, stream) writes p from
+ * the seed. Every input is filled again from its own seed before each timed repetition of a
+ * graded case, so that every repetition computes something new (and is verified). */
+typedef void (*cml_fill_fn)(float *p, size_t elems, uint64_t seed, uint64_t arg,
+                            cudaStream_t stream);
+float *cml_input_with(size_t elems, cml_fill_fn fill, uint64_t arg);
 
 /* Something to launch on a stream: a student's wrapper or a harness kernel. */
 typedef struct {
@@ -112,10 +118,16 @@ cml_timing cml_time(cml_launcher launch, void *d_poison, size_t poison_bytes);
  * counts is end to end: the host clock from just before the launch to after a device
  * synchronize (and, when asked, after the host has touched the output), transfers included.
  * Outputs are read by the host directly, never through cudaMemcpy. */
+#define CML_HOST_GUARDS 4
 typedef struct {
     uint64_t h2d_bytes, d2h_bytes; /* what the case must carry over the host link, each way */
     int touch_output;              /* timed region ends after the host reads 1 float per 4 KiB */
-    cml_launcher reset;            /* run untimed before every launch (restore inputs); fn NULL: none */
+    cml_launcher reset;            /* run untimed before every launch (restore inputs from the
+                                      case's device inputs, cml_input); fn NULL: none */
+    /* Whole allocations (pinned or managed) the host's cores may not touch while the checked
+     * launch runs, besides the output: the task's inputs. NULL: none. */
+    const void *guard[CML_HOST_GUARDS];
+    size_t guard_bytes[CML_HOST_GUARDS];
 } cml_host_io;
 
 /* Like cml_run_case_l for an output in host-visible memory: poisons h_out on the host, runs

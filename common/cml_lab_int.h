@@ -26,6 +26,9 @@ typedef struct {
 int cml_parse_args(int argc, char **argv);
 void cml_usage(const char *prog);
 const cml_options *cml_opts(void);    /* read-only once parsed */
+/* cml_seed() answers `seed` until cml_use_case_seed(): a timed repetition's inputs. */
+void cml_use_seed(uint64_t seed);
+void cml_use_case_seed(void);
 /* Parses the part of a spec after the task id ("n=4097,time") into c (c->task and c->text set).
  * 0, or -1 with the reason in err. */
 int cml_parse_case(cml_case *c, const char *params, char *err, size_t errlen);
@@ -37,6 +40,16 @@ void cml_gpu_close(void);
 int cml_l2_cache_bytes(void);
 void cml_measure_copy_bandwidth(void); /* sets cml_copy_gbps() and writes the copybw record */
 void cml_free_case_allocs(void);      /* synchronizes, then frees what cml_alloc gave the case */
+/* Fills every input of the case again (cml_input, cml_input_with) from cml_seed(), on the
+ * stream: a timed repetition's fresh inputs. */
+void cml_refill_inputs(void);
+/* The evidence of n floats of output (device memory, or host-visible when on_host): the sum
+ * (mod 2^64) of cml_evidence_term over the elements, and the weighted sums of out and |out|. */
+typedef struct {
+    uint64_t hash;
+    double wsum, wabs;
+} cml_evidence;
+cml_evidence cml_output_evidence(const float *out, size_t n, int on_host);
 
 /* ---- cml_timing.cpp: host clock, L2 flush, the repetition loop; owns the flush buffer ---- */
 double cml_now_ms(void);              /* CLOCK_MONOTONIC */
@@ -45,16 +58,22 @@ void cml_timing_close(void);
 
 /* What a timing loop measured: the medians of both clocks, and (p75 - p25) / median of the one
  * that counts (events for a device output, the host clock end to end for a host-visible one). */
+enum { CML_MAX_REPS = 50 };
 typedef struct {
     double event_ms, host_ms, spread;
     int reps;
+    int has_evidence;                    /* evidence[0..reps) below (graded timed cases) */
+    cml_evidence evidence[CML_MAX_REPS]; /* repetition r's output, inputs of cml_rep_seed */
 } cml_reps;
-/* cml_time's loop: poisons d_poison (if any) before each launch; events count. */
-cml_reps cml_time_device(cml_launcher launch, void *d_poison, size_t poison_bytes);
+/* cml_time's loop: poisons d_poison (if any) before each launch; events count. With a graded
+ * case `fresh` (else NULL), repetition r runs on fresh inputs (cml_rep_seed(seed, fresh->k, r))
+ * and the evidence of its output is kept. */
+cml_reps cml_time_device(cml_launcher launch, void *d_poison, size_t poison_bytes,
+                         const cml_case *fresh);
 /* The host-involved loop: poisons h_out on the host and runs io->reset before each launch; the
  * host clock counts, ending after the host touched the output when io->touch_output. */
 cml_reps cml_time_host(cml_launcher launch, const cml_host_io *io, float *h_out,
-                       size_t out_elems);
+                       size_t out_elems, const cml_case *fresh);
 
 /* ---- cml_output.cpp: reading outputs back, output files, self-checks; owns the staging
  * buffer ---- */

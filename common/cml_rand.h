@@ -41,6 +41,32 @@ CML_HD float cml_rand_f32(uint64_t seed, uint32_t stream, uint64_t i)
     return f;
 }
 
+/* ---- timed repetitions: fresh inputs, and evidence of each repetition's output ----
+ * Repetition `rep` (0, 1, ...) of the timed case k runs on the inputs of seed
+ * cml_rep_seed(seed, k, rep), and the harness reports the evidence of the output it left: the
+ * grader recomputes the evidence from its own CPU reference for a sample of repetitions it
+ * draws after the run (docs/ARCHITECTURE.md, "Only verified work is timed"). */
+CML_HD uint64_t cml_rep_seed(uint64_t seed, uint32_t k, uint32_t rep)
+{
+    return cml_mix64(seed ^ cml_mix64(0x7265700000000000ull ^ ((uint64_t)k << 32) ^ rep));
+}
+
+/* The exact evidence of output element i with bits b: summed (mod 2^64) over the output. A sum
+ * of mixed (position, value) pairs: any order gives the same total (a GPU reduction), and a
+ * value moved to another position, a stale or an unwritten element changes it. */
+CML_HD uint64_t cml_evidence_term(uint64_t i, uint32_t b)
+{
+    return cml_mix64(((uint64_t)b << 32) ^ i);
+}
+
+/* The weight in [1, 2) of element i in the evidence's weighted sums (sum of w*out and of
+ * w*|out|), which bound a toleranced output: if every |out - exp| <= tol*|exp|, then
+ * |sum w*out - sum w*exp| <= tol * sum w*|exp|. */
+CML_HD double cml_evidence_weight(uint64_t i)
+{
+    return 1.0 + (double)(cml_mix64(i ^ 0x5745494748540000ull) >> 11) * (1.0 / 9007199254740992.0);
+}
+
 /* The poison pattern the harness writes into every output buffer before a run:
  * all bytes 0xFF, a NaN for float, so an element nobody wrote fails the compare. */
 #define CML_POISON_BYTE 0xFF

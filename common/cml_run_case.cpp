@@ -4,7 +4,11 @@
  * inputs restored by io->reset before each launch, and timed end to end by the host clock. */
 #include "cml_lab_int.h"
 
+#include <setjmp.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static double g_last_host_ms; /* end-to-end ms of the last timed host case or row */
 
@@ -37,6 +41,91 @@ static void sync_task_kernels(void)
                       "the task's launch wrapper", 0);
 }
 
+/* ---- the GPU did the work: a host-involved case's checked launch runs while the host's cores
+ * may not touch its data ----
+ * From the launch until its kernels finished, the output and the buffers in io->guard are
+ * PROT_NONE: kernels, copies and prefetches still reach them (measured on an H100 with pinned
+ * mapped and managed memory, scripts/exp/host_protect.cu), while a read or write by the CPU
+ * faults. The fault comes back here, and the case ends with an error: a task done by the host's
+ * cores earns nothing. The student's object may not call mprotect or sigaction (link rules). */
+
+static struct {
+    sigjmp_buf jump;
+    struct {
+        char *p;
+        size_t bytes;
+    } r[CML_HOST_GUARDS + 1];
+    int n;
+} g_guard;
+
+static int in_guarded(const void *addr)
+{
+    for (int i = 0; i < g_guard.n; i++)
+        if ((const char *)addr >= g_guard.r[i].p && (const char *)addr < g_guard.r[i].p + g_guard.r[i].bytes)
+            return 1;
+    return 0;
+}
+
+static void on_fault(int sig, siginfo_t *info, void *)
+{
+    if (in_guarded(info->si_addr))
+        siglongjmp(g_guard.jump, 1);
+    signal(sig, SIG_DFL); /* any other fault is the crash it would have been */
+    raise(sig);
+}
+
+/* Takes (prot PROT_NONE) or gives back the CPU's access to the guarded pages. A range mprotect
+ * refuses is left unguarded: never a false fail. */
+static void guard_set(int prot)
+{
+    for (int i = 0; i < g_guard.n; i++)
+        if (mprotect(g_guard.r[i].p, g_guard.r[i].bytes, prot) != 0 && prot == PROT_NONE)
+            g_guard.r[i].bytes = 0;
+}
+
+static void guard_add(const void *p, size_t bytes)
+{
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    const uintptr_t b = (uintptr_t)p, first = b & ~(page - 1);
+    if (!p || !bytes || first != b) /* only whole allocations: never a neighbour's page */
+        return;
+    g_guard.r[g_guard.n].p = (char *)first;
+    g_guard.r[g_guard.n++].bytes = (bytes + page - 1) & ~(page - 1);
+}
+
+/* The checked launch of a host-involved case, guarded; its kernels have finished on return.
+ * -1 when the host touched the data (the case has failed). */
+static int launch_guarded(const cml_case_out *o, cml_launcher launch)
+{
+    g_guard.n = 0;
+    guard_add(o->out, o->elems * sizeof(float));
+    for (int i = 0; i < CML_HOST_GUARDS; i++)
+        guard_add(o->io->guard[i], o->io->guard_bytes[i]);
+    struct sigaction sa, old_segv, old_bus;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO;
+    sigaction(SIGSEGV, &sa, &old_segv);
+    sigaction(SIGBUS, &sa, &old_bus);
+    volatile int touched = 0;
+    guard_set(PROT_NONE);
+    if (sigsetjmp(g_guard.jump, 1) == 0) {
+        launch.fn(launch.ctx, cml_stream());
+        (void)cudaStreamSynchronize(cml_stream()); /* errors: sync_task_kernels reports them */
+    } else {
+        touched = 1;
+    }
+    (void)cudaDeviceSynchronize();
+    guard_set(PROT_READ | PROT_WRITE);
+    sigaction(SIGSEGV, &old_segv, NULL);
+    sigaction(SIGBUS, &old_bus, NULL);
+    if (touched)
+        cml_case_fail("the host's cores read or wrote the task's data while its launch ran: a "
+                      "host-involved task must be done by kernels on the GPU (the harness takes "
+                      "the CPU's access to the buffers away until the kernels finish)");
+    return touched ? -1 : 0;
+}
+
 /* Poisons, launches once, stops at a TODO or a case the launch failed itself (a technique
  * check), checks when no grader listens or in a table, writes the output and the case record
  * when graded, then times: when asked if graded, always in a table. */
@@ -48,7 +137,10 @@ static void run_case(const cml_case *c, const cml_case_out *o, cml_launcher laun
     cml_todo_reset();
     if (!on_device)
         g_last_host_ms = 0;
-    launch.fn(launch.ctx, cml_stream());
+    if (on_device)
+        launch.fn(launch.ctx, cml_stream());
+    else if (launch_guarded(o, launch) != 0)
+        return;
     if (cml_report_todo(c, on_device) || cml_current_reported)
         return;
     sync_task_kernels();
@@ -64,8 +156,14 @@ static void run_case(const cml_case *c, const cml_case_out *o, cml_launcher laun
         if (!c->timed)
             return;
     }
-    const cml_reps t = on_device ? cml_time_device(launch, o->out, o->elems * sizeof(float))
-                                 : cml_time_host(launch, o->io, o->out, o->elems);
+    const cml_case *fresh = graded ? c : NULL; /* graded: fresh inputs, evidence kept */
+    if (graded && !on_device) {
+        double h2d, d2h; /* the link's bound, measured once in this run, for the grader */
+        cml_pinned_gbps(&h2d, &d2h);
+    }
+    const cml_reps t = on_device
+                           ? cml_time_device(launch, o->out, o->elems * sizeof(float), fresh)
+                           : cml_time_host(launch, o->io, o->out, o->elems, fresh);
     if (!on_device)
         g_last_host_ms = t.host_ms;
     if (graded)

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { MAX_REPS = 50 };
+enum { MAX_REPS = CML_MAX_REPS };
 
 /* 2x L2, rewritten before each launch so that no launch finds its data in L2. */
 static struct {
@@ -67,14 +67,29 @@ typedef struct {
     void (*prepare)(void *ctx, int rep); /* untimed, before each launch (rep < 0: a warm-up) */
     void (*finish)(void *ctx);          /* timed, after the synchronize; NULL: none */
     void *ctx;
+    const cml_case *fresh;              /* a graded case: fresh inputs and evidence, else NULL */
+    const float *out;                   /* the output the evidence sums, out_elems floats */
+    size_t out_elems;
+    int out_on_host;
 } rep_plan;
+
+/* Untimed, first thing before repetition `rep` of a graded case: its own inputs, filled from
+ * its own seed (device inputs here; a host-involved case's reset copies them where they live). */
+static void fresh_inputs(const rep_plan *p, int rep)
+{
+    if (!p->fresh || rep < 0)
+        return;
+    cml_use_seed(cml_rep_seed(cml_opts()->seed, (uint32_t)p->fresh->k, (uint32_t)rep));
+    cml_refill_inputs();
+}
 
 /* Warm-ups, then repetitions until the spread of the clock that counts is below 2% (or the
  * budget is spent); each repetition is timed by events and by the host clock. */
 static cml_reps repeat(const rep_plan *p, cml_launcher launch)
 {
     double ev[MAX_REPS], host[MAX_REPS], sorted[MAX_REPS];
-    cml_reps t = {0, 0, 0, 0};
+    static cml_reps t; /* static: 1.2 KiB of evidence; one loop runs at a time */
+    memset(&t, 0, sizeof t);
     cudaEvent_t start, stop;
     CML_CHECK(cudaEventCreate(&start));
     CML_CHECK(cudaEventCreate(&stop));
@@ -89,6 +104,7 @@ static cml_reps repeat(const rep_plan *p, cml_launcher launch)
     }
     const double begun = cml_now_ms();
     for (int rep = 0; rep < p->max_reps; rep++) {
+        fresh_inputs(p, rep);
         p->prepare(p->ctx, rep);
         CML_CHECK(cudaDeviceSynchronize()); /* the timed region starts on an idle GPU */
         const double t0 = cml_now_ms();
@@ -103,6 +119,8 @@ static cml_reps repeat(const rep_plan *p, cml_launcher launch)
         float e = 0;
         CML_CHECK(cudaEventElapsedTime(&e, start, stop));
         ev[rep] = e;
+        if (p->fresh) /* untimed: what this repetition left in the output */
+            t.evidence[rep] = cml_output_evidence(p->out, p->out_elems, p->out_on_host);
         t.reps = rep + 1;
         if (t.reps < p->min_reps)
             continue;
@@ -112,6 +130,8 @@ static cml_reps repeat(const rep_plan *p, cml_launcher launch)
     }
     t.event_ms = median_of(ev, t.reps, sorted, NULL);
     t.host_ms = median_of(host, t.reps, sorted, NULL);
+    t.has_evidence = p->fresh != NULL;
+    cml_use_case_seed();
     CML_CHECK(cudaEventDestroy(start));
     CML_CHECK(cudaEventDestroy(stop));
     return t;
@@ -132,18 +152,20 @@ static void device_prepare(void *ctx, int rep)
     flush_l2(rep);
 }
 
-cml_reps cml_time_device(cml_launcher launch, void *d_poison, size_t poison_bytes)
+cml_reps cml_time_device(cml_launcher launch, void *d_poison, size_t poison_bytes,
+                         const cml_case *fresh)
 {
     device_ctx d = {d_poison, poison_bytes};
     rep_plan p = {};
     p.warmups = 2, p.min_reps = 10, p.max_reps = 50, p.budget_ms = 4000;
     p.prepare = device_prepare, p.ctx = &d;
+    p.fresh = fresh, p.out = (const float *)d_poison, p.out_elems = poison_bytes / sizeof(float);
     return repeat(&p, launch);
 }
 
 cml_timing cml_time(cml_launcher launch, void *d_poison, size_t poison_bytes)
 {
-    const cml_reps r = cml_time_device(launch, d_poison, poison_bytes);
+    const cml_reps r = cml_time_device(launch, d_poison, poison_bytes, NULL);
     return cml_timing{r.event_ms, r.host_ms, r.spread, r.reps};
 }
 
@@ -182,7 +204,7 @@ static void touch_pages(void *ctx)
 }
 
 cml_reps cml_time_host(cml_launcher launch, const cml_host_io *io, float *h_out,
-                       size_t out_elems)
+                       size_t out_elems, const cml_case *fresh)
 {
     host_ctx h = {io, h_out, out_elems};
     rep_plan p = {};
@@ -190,5 +212,6 @@ cml_reps cml_time_host(cml_launcher launch, const cml_host_io *io, float *h_out,
     p.idle_warmups = 1; /* the host rewrites memory the launch uses before and after it */
     p.host_clock_counts = 1;
     p.prepare = host_prepare, p.finish = io->touch_output ? touch_pages : NULL, p.ctx = &h;
+    p.fresh = fresh, p.out = h_out, p.out_elems = out_elems, p.out_on_host = 1;
     return repeat(&p, launch);
 }

@@ -87,15 +87,13 @@ __global__ void fillSmallInts(float *p, size_t n, uint64_t seed)
         p[i] = small_int(seed, i);
 }
 
-static float *small_int_input(size_t n)
+static void fill_small_ints(float *p, size_t n, uint64_t seed, uint64_t, cudaStream_t s)
 {
-    float *p = cml_alloc(n);
-    if (p) {
-        fillSmallInts<<<cml_sm_count() * 16, 256, 0, cml_stream()>>>(p, n, cml_seed());
-        CML_CHECK_LAUNCH();
-    }
-    return p;
+    fillSmallInts<<<cml_sm_count() * 16, 256, 0, s>>>(p, n, seed);
+    CML_CHECK_LAUNCH();
 }
+
+static float *small_int_input(size_t n) { return cml_input_with(n, fill_small_ints, 0); }
 
 static float expect_scale2(const cml_case *, uint64_t seed, uint64_t i)
 {

@@ -48,16 +48,21 @@ static int soa_input(size_t n, ParticlesSoA *p)
     return 0;
 }
 
+/* arg: the particle count n, times 2, plus 1 for AoSoA. */
+static void fill_layout(float *p, size_t, uint64_t seed, uint64_t arg, cudaStream_t s)
+{
+    const size_t n = arg / 2;
+    if (arg & 1)
+        fillAoSoA<<<given_blocks(n), 256, 0, s>>>(p, n, seed);
+    else
+        fillAoS<<<given_blocks(n * FIELDS), 256, 0, s>>>(p, n, seed);
+    CML_CHECK_LAUNCH();
+}
+
 static float *layout_input(size_t n, int aosoa)
 {
     const size_t elems = aosoa ? (n + LANES - 1) / LANES * LANES * FIELDS : n * FIELDS;
-    float *p = cml_alloc(elems);
-    if (p && aosoa)
-        fillAoSoA<<<given_blocks(n), 256, 0, cml_stream()>>>(p, n, cml_seed());
-    else if (p)
-        fillAoS<<<given_blocks(n * FIELDS), 256, 0, cml_stream()>>>(p, n, cml_seed());
-    CML_CHECK_LAUNCH();
-    return p;
+    return cml_input_with(elems, fill_layout, 2 * (uint64_t)n + (aosoa ? 1 : 0));
 }
 
 static Positions positions_in(float *d_out, size_t n) { return {d_out, d_out + n, d_out + 2 * n}; }

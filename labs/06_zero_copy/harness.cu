@@ -31,24 +31,36 @@ struct host_bufs {
     }
 };
 
-/* x and y from the seeded input streams 0 and 1: generated on the GPU, copied into h. */
-static int fill_inputs(host_bufs &h, size_t n)
-{
-    for (uint32_t s = 0; s < 2; s++) {
-        float *d = cml_input(n, s);
-        if (!d)
-            return -1;
-        CML_CHECK(cudaMemcpy(h.p[s], d, n * sizeof(float), cudaMemcpyDeviceToHost));
+/* x and y: the seeded input streams 0 and 1, generated on the GPU (in gen) and copied into h;
+ * copied again before every timed repetition, which fills gen from its own seed. */
+struct inputs {
+    host_bufs *h;
+    size_t n;
+    float *gen[2] = {NULL, NULL};
+    int make(host_bufs &hb, size_t elems)
+    {
+        h = &hb, n = elems;
+        for (uint32_t s = 0; s < 2; s++)
+            if (!(gen[s] = cml_input(n, s)))
+                return -1;
+        copy(cml_stream());
+        return 0;
     }
-    return 0;
-}
+    void copy(cudaStream_t s) const
+    {
+        for (int i = 0; i < 2; i++)
+            CML_CHECK(cudaMemcpyAsync(h->p[i], gen[i], n * sizeof(float),
+                                      cudaMemcpyDeviceToHost, s));
+        CML_CHECK(cudaStreamSynchronize(s));
+    }
+};
 
 /* The harness's own buffers for 6.2 and 6.3 (flags: cudaHostAllocDefault or ...Mapped). */
-static int alloc_host(host_bufs &h, size_t n, unsigned flags)
+static int alloc_host(host_bufs &h, inputs &in, size_t n, unsigned flags)
 {
     for (float *&q : h.p)
         CML_CHECK(cudaHostAlloc((void **)&q, n * sizeof(float), flags));
-    return fill_inputs(h, n);
+    return in.make(h, n);
 }
 
 /* Reads the case's passes (1..1000) into *passes; 0, or -1 with the case failed. */
@@ -140,10 +152,17 @@ static void zc_saxpy_captured(float *out, const float *x, const float *y, size_t
 
 // ---- one run function per task ----
 
-static cml_host_io link_io(size_t n, int trips)
+/* What the case carries over the link, and its inputs: restored before every repetition, and
+ * out of the host's reach (with the output) while the checked launch runs. */
+template <class F> static cml_host_io link_io(size_t n, int trips, const host_bufs &h, F &reset)
 {
     const uint64_t f = (uint64_t)n * sizeof(float) * trips;
-    return cml_host_io{2 * f, f, 0, cml_launcher{NULL, NULL}};
+    cml_host_io io = {};
+    io.h2d_bytes = 2 * f, io.d2h_bytes = f;
+    io.reset = cml_launcher_of(reset);
+    for (int i = 0; i < 2; i++)
+        io.guard[i] = h.p[i], io.guard_bytes[i] = n * sizeof(float);
+    return io;
 }
 
 /* 6.1: the student's buffers (checked), the student's zero-copy passes (captured once). */
@@ -161,9 +180,11 @@ static void run_zero_copy(const cml_case *c)
             return;
         q = p;
     }
-    if (fill_inputs(h, n) != 0)
+    inputs in;
+    if (in.make(h, n) != 0)
         return;
-    const cml_host_io io = link_io(n, passes); /* every pass crosses the link */
+    auto reset = [&](cudaStream_t s) { in.copy(s); };
+    const cml_host_io io = link_io(n, passes, h, reset); /* every pass crosses the link */
     int checked = 0;
     cml_run_case_host(c, h.p[2], n, &io, [&](cudaStream_t s) {
         if (checked++ == 0)
@@ -182,12 +203,14 @@ static void run_with_device(const cml_case *c, device_saxpy_fn fn, unsigned flag
     const size_t n = c->n;
     int passes = 0;
     host_bufs h;
-    if (get_passes(c, &passes) != 0 || alloc_host(h, n, flags) != 0)
+    inputs in;
+    if (get_passes(c, &passes) != 0 || alloc_host(h, in, n, flags) != 0)
         return;
     float *d_x = cml_alloc(n), *d_y = cml_alloc(n);
     if (!d_x || !d_y)
         return;
-    const cml_host_io io = link_io(n, 1); /* the least any strategy moves: in once, out once */
+    auto reset = [&](cudaStream_t s) { in.copy(s); };
+    const cml_host_io io = link_io(n, 1, h, reset); /* the least any strategy moves: in, out once */
     cml_run_case_host(c, h.p[2], n, &io, [&](cudaStream_t s) {
         fn(h.p[2], h.p[0], h.p[1], n, passes, d_x, d_y, s);
     });
