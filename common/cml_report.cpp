@@ -104,7 +104,7 @@ void cml_report_time(const cml_case *c, const cml_case_out *o, const cml_reps *t
     if (o->io)
         snprintf(events, sizeof events, " event_ms=%.4f", t->event_ms);
     for (int r = 0; t->has_evidence && r < t->reps; r++) /* what each repetition computed */
-        cml_record("rep k=%d r=%d hash=%016llx wsum=%.17g wabs=%.17g", c->k, r,
+        cml_record("rep k=%d r=%d hash=%llu wsum=%.17g wabs=%.17g", c->k, r,
                    (unsigned long long)t->evidence[r].hash, t->evidence[r].wsum,
                    t->evidence[r].wabs);
     cml_record("time k=%d task=%s ms=%.4f host_ms=%.4f reps=%d spread=%.4f bytes=%llu%s", c->k,

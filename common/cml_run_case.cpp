@@ -61,7 +61,8 @@ static struct {
 static int in_guarded(const void *addr)
 {
     for (int i = 0; i < g_guard.n; i++)
-        if ((const char *)addr >= g_guard.r[i].p && (const char *)addr < g_guard.r[i].p + g_guard.r[i].bytes)
+        if ((const char *)addr >= g_guard.r[i].p &&
+            (const char *)addr < g_guard.r[i].p + g_guard.r[i].bytes)
             return 1;
     return 0;
 }
@@ -112,8 +113,15 @@ static int launch_guarded(const cml_case_out *o, cml_launcher launch)
     if (sigsetjmp(g_guard.jump, 1) == 0) {
         launch.fn(launch.ctx, cml_stream());
         (void)cudaStreamSynchronize(cml_stream()); /* errors: sync_task_kernels reports them */
-    } else {
+    } else { /* the jump may leave a stream capture open (lab 06's checked launch): end it */
         touched = 1;
+        cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+        cudaGraph_t g = NULL;
+        if (cudaStreamIsCapturing(cml_stream(), &st) == cudaSuccess &&
+            st != cudaStreamCaptureStatusNone &&
+            cudaStreamEndCapture(cml_stream(), &g) == cudaSuccess && g)
+            (void)cudaGraphDestroy(g);
+        (void)cudaGetLastError();
     }
     (void)cudaDeviceSynchronize();
     guard_set(PROT_READ | PROT_WRITE);

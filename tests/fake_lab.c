@@ -2,8 +2,10 @@
  * real one, so the grader's pipeline can be tested on a machine without a GPU. It computes the
  * right outputs with common/cml_rand.h, then misbehaves as told:
  *   FAKE_MODE  right wrong nan nothing short todo crash hang flood exit3 slow slowonce
- *              slowthenwrong cudaerror
- *              (default right; cudaerror: an error record, then exit 1 as the harness does)
+ *              slowthenwrong cudaerror lazy fewreps
+ *              (default right; cudaerror: an error record, then exit 1 as the harness does;
+ *              lazy: every timed repetition's evidence is the checked run's output; fewreps:
+ *              one repetition without evidence)
  *              Forgeries, each after right outputs (results are claims, tests/test_claims.c):
  *              afterdone (a case record after done), twodone, kout (a case record for a k
  *              nobody asked for), othertask, dupcase, timeuntimed (a time record for every
@@ -174,6 +176,28 @@ static int slow_now(const char *mode)
     return strcmp(mode, "slowonce") == 0 && !second_measurement();
 }
 
+/* The evidence of 15 timed repetitions, each on the inputs of its own seed, as the harness
+ * reports it (common/cml_rand.h); `lazy` did the work only for the checked run, so every
+ * repetition left that output; `fewreps` reports one repetition too few. */
+static void report_reps(int k, const fake_case *c, uint64_t seed, const char *mode)
+{
+    const int lazy = strcmp(mode, "lazy") == 0, reps = 15 - (strcmp(mode, "fewreps") == 0);
+    for (int r = 0; r < reps; r++) {
+        uint64_t rs = lazy ? seed : cml_rep_seed(seed, (uint32_t)k, (uint32_t)r), hash = 0;
+        double wsum = 0, wabs = 0;
+        for (uint64_t i = 0; i < out_elems(c); i++) {
+            float v = expect(c, rs, i);
+            uint32_t bits;
+            memcpy(&bits, &v, sizeof bits);
+            hash += cml_evidence_term(i, bits);
+            wsum += cml_evidence_weight(i) * v;
+            wabs += cml_evidence_weight(i) * fabs((double)v);
+        }
+        record("rep k=%d r=%d hash=%llu wsum=%.17g wabs=%.17g", k, r, (unsigned long long)hash,
+               wsum, wabs);
+    }
+}
+
 /* One case: its output, its case record, its time record. */
 static void run_case(int k, int ncases, const fake_case *c, uint64_t seed, const char *dir,
                      const char *mode, double ref_ms)
@@ -211,6 +235,8 @@ static void run_case(int k, int ncases, const fake_case *c, uint64_t seed, const
         record("case k=%d task=%s status", k, c->task);
     if (strcmp(mode, "stdoutforge") == 0)
         printf("case k=%d task=%s status=ok\ndone\ndone\n", ncases, c->task);
+    if (c->timed)
+        report_reps(k, c, seed, mode);
     if (c->timed || strcmp(mode, "timeuntimed") == 0) {
         double ms = slow_now(mode) ? 3 * ref_ms : ref_ms;
         uint64_t bytes = strcmp(mode, "hugebytes") == 0 ? 1000000000000000ull : 2 * n * 4;

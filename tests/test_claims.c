@@ -10,6 +10,7 @@
 
 TCase *claims_pipeline_tcase(void); /* tests/test_claims_pipeline.c */
 TCase *bytes_tcase(void);           /* tests/test_bytes.c */
+TCase *verified_tcase(void);        /* tests/test_verified.c */
 
 static cml_run_record rec;
 
@@ -24,7 +25,9 @@ static const cml_run_asked ASKED = {3, {"1.1", "1.1", "1.1"}, {0, 0, 1}};
     "case k=0 task=1.1 status=ok elems=1000 elem_bytes=4 file=case0.bin\n"                     \
     "case k=1 task=1.1 status=ok elems=4097 elem_bytes=4 file=case1.bin\n"                     \
     "case k=2 task=1.1 status=ok elems=65536 elem_bytes=4 file=case2.bin\n"
-#define TIME "time k=2 task=1.1 ms=0.5 host_ms=0.5 reps=15 spread=0.001 bytes=524288\n"
+#define REP "rep k=2 r=0 hash=7 wsum=-1.5 wabs=1.5\n"
+#define TIME_LINE "time k=2 task=1.1 ms=0.5 host_ms=0.5 reps=1 spread=0.001 bytes=524288\n"
+#define TIME REP TIME_LINE /* one repetition and the evidence of its output */
 #define HONEST HEAD CASES TIME "note task=1.1 msg=a table row\ndone\n"
 
 static void parse(const char *text)
@@ -61,7 +64,7 @@ END_TEST
 START_TEST(record_after_done_is_forged_and_not_applied)
 {
     parse(HEAD CASES TIME "done\n\ncase k=0 task=1.1 status=error msg=after\n");
-    ck_assert_str_eq(rec.tamper, "wrote a 'case' record after 'done' (line 10)");
+    ck_assert_str_eq(rec.tamper, "wrote a 'case' record after 'done' (line 11)");
     ck_assert_int_eq(rec.cases[0].status, CML_CASE_OK);
 }
 END_TEST
@@ -118,7 +121,7 @@ END_TEST
 
 START_TEST(second_time_record_for_a_k_is_forged)
 {
-    parse(HEAD CASES TIME TIME);
+    parse(HEAD CASES TIME TIME_LINE);
     ck_assert_forged("wrote a second 'time' record for k=2");
 }
 END_TEST
@@ -133,14 +136,14 @@ END_TEST
 
 START_TEST(time_before_its_case_record_is_forged)
 {
-    parse(HEAD TIME CASES);
+    parse(HEAD TIME_LINE CASES);
     ck_assert_forged("whose case record had not been written");
 }
 END_TEST
 
 START_TEST(time_for_a_case_that_is_not_ok_is_forged)
 {
-    parse(HEAD "case k=2 task=1.1 status=todo msg=later\n" TIME);
+    parse(HEAD "case k=2 task=1.1 status=todo msg=later\n" TIME_LINE);
     ck_assert_forged("whose case record is not status=ok");
 }
 END_TEST
@@ -171,6 +174,35 @@ START_TEST(malformed_todo_is_only_skipped)
 {
     parse(HEAD "todo task=1.1 by friday msg=later\n" CASES TIME "done\n");
     ck_assert_honest();
+}
+END_TEST
+
+/* Every timed repetition reports what its output held (only verified work is timed). */
+START_TEST(time_of_more_repetitions_than_evidence_is_forged)
+{
+    parse(HEAD CASES REP "time k=2 task=1.1 ms=0.5 reps=2\n");
+    ck_assert_forged("'time' record for k=2 of 2 repetitions, but 1 carried the evidence");
+}
+END_TEST
+
+START_TEST(time_without_repetitions_is_forged)
+{
+    parse(HEAD CASES "time k=2 task=1.1 ms=0.5\n");
+    ck_assert_forged("'time' record for k=2 of 0 repetitions");
+}
+END_TEST
+
+START_TEST(evidence_after_its_time_is_forged)
+{
+    parse(HEAD CASES TIME "rep k=2 r=1 hash=7 wsum=1 wabs=1\n");
+    ck_assert_forged("'rep' record for k=2 after its time");
+}
+END_TEST
+
+START_TEST(evidence_for_an_untimed_case_is_forged)
+{
+    parse(HEAD CASES "rep k=1 r=0 hash=7 wsum=1 wabs=1\n");
+    ck_assert_forged("'rep' record for k=1, a case the grader did not ask to time");
 }
 END_TEST
 
@@ -248,6 +280,10 @@ Suite *claims_suite(void)
     tcase_add_test(tc, unknown_record_after_hello_is_forged);
     tcase_add_test(tc, malformed_line_before_hello_is_only_skipped);
     tcase_add_test(tc, malformed_todo_is_only_skipped);
+    tcase_add_test(tc, time_of_more_repetitions_than_evidence_is_forged);
+    tcase_add_test(tc, time_without_repetitions_is_forged);
+    tcase_add_test(tc, evidence_after_its_time_is_forged);
+    tcase_add_test(tc, evidence_for_an_untimed_case_is_forged);
     tcase_add_test(tc, first_forgery_is_the_one_reported);
     tcase_add_test(tc, forged_record_type_is_printed_safely);
     tcase_add_test(tc, without_a_request_every_case_is_forged);
@@ -256,5 +292,6 @@ Suite *claims_suite(void)
     suite_add_tcase(s, tc);
     suite_add_tcase(s, claims_pipeline_tcase());
     suite_add_tcase(s, bytes_tcase());
+    suite_add_tcase(s, verified_tcase());
     return s;
 }

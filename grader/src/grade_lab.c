@@ -40,6 +40,8 @@ static void copy_header(const cml_run_record *from, cml_run_record *to)
     to->runtime = from->runtime;
     to->clock_mhz = from->clock_mhz;
     to->copy_gbps = from->copy_gbps;
+    to->link_h2d_gbps = from->link_h2d_gbps;
+    to->link_d2h_gbps = from->link_d2h_gbps;
 }
 
 /* Every timed case of the lab, in task order. */
@@ -192,7 +194,8 @@ static void confirm_slow(const cml_lab_spec *spec, int ti, const char *bin, cons
         cml_case_verdict cv;
         cml_fmt(file, sizeof file, "%s/case%d.bin", dir, j);
         wrong |= !cml_verify_case(t, &t->cases[cl.tcase[j]], o->seed, file, &lr[1].rec.cases[j],
-                                  &cv);
+                                  &cv) ||
+                 !cml_verify_reps(t, &t->cases[cl.tcase[j]], o->seed, j, &lr[1].rec.cases[j], &cv);
         stu->cases[cl.tcase[j]] = lr[1].rec.cases[j];
     }
     *again = *r;
@@ -253,7 +256,9 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
     for (int c = 0; c < t->ncases; c++) {
         cml_fmt(file, sizeof file, "%s/case%d.bin", dir, c);
         r->cases_passed += cml_verify_case(t, &t->cases[c], o->seed, file, &lr->rec.cases[c],
-                                           &r->cases[c]) ? 1 : 0;
+                                           &r->cases[c]) &&
+                           cml_verify_reps(t, &t->cases[c], o->seed, c, &lr->rec.cases[c],
+                                           &r->cases[c]);
     }
     int cut_short = !lr->rec.done && apply_unfinished(t, lr, spec->timeout_s, r);
     cml_score_task(r, &lr->rec, ref);

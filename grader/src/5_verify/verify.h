@@ -12,6 +12,16 @@
 int cml_verify_case(const cml_task_spec *t, const cml_case_spec *c, uint64_t seed,
                     const char *out_file, const cml_case_record *rec, cml_case_verdict *v);
 
+/* verify_reps.c: a sample of the timed repetitions of case c (index k in its run), drawn after
+ * the run from the grader's own random source, each recomputed from its own seed
+ * (cml_rep_seed(seed, k, r)) and compared with the evidence the harness reported. 1 when all
+ * sampled match (or the case was not timed); else 0 with v failed and why. */
+int cml_verify_reps(const cml_task_spec *t, const cml_case_spec *c, uint64_t seed, int k,
+                    const cml_case_record *rec, cml_case_verdict *v);
+/* How many repetitions of a timed case are verified: $CML_VERIFY_REPS (1..50), default 10
+ * (all of them when fewer ran). */
+int cml_verify_reps_sample(void);
+
 /* verify_checks.c: the bytes case c of task t must move (read + written, or over the host
  * link), by the grader's own count from the task's check and the case's parameters; the
  * lab's `bytes=` claim is never used. 0 for an unknown check or a case it cannot size. */
@@ -34,6 +44,9 @@ typedef struct {
      * count, cml_case_bytes); NULL: every output element read once and written once, 8 bytes
      * per element. */
     uint64_t (*bytes)(const cml_case_spec *c);
+    /* Host-involved checks (labs 06, 07): what case c must carry over the host link each way,
+     * the bound a time is held to (score.c); NULL for a device check. */
+    void (*link)(const cml_case_spec *c, uint64_t *h2d, uint64_t *d2h);
 } cml_check;
 
 /* The tables of the labs' own checks (verify_checks_*.c), each ended by a row whose name is

@@ -94,12 +94,12 @@ static void gather_where(const cml_case_spec *c, uint64_t i, char *buf, size_t l
 }
 
 static const cml_check CORE[] = {
-    {"copy", "n", copy_elems, copy_expect, NULL, NULL},
-    {"transpose", "rows,cols", transpose_elems, transpose_expect, transpose_where, NULL},
-    {"gather", "n,offset,stride", gather_elems, gather_expect, gather_where, NULL},
-    {"offset", "n,offset", gather_elems, gather_expect, gather_where, NULL},
-    {"stride", "n,stride", gather_elems, gather_expect, gather_where, NULL},
-    {NULL, NULL, NULL, NULL, NULL, NULL},
+    {"copy", "n", copy_elems, copy_expect, NULL, NULL, NULL},
+    {"transpose", "rows,cols", transpose_elems, transpose_expect, transpose_where, NULL, NULL},
+    {"gather", "n,offset,stride", gather_elems, gather_expect, gather_where, NULL, NULL},
+    {"offset", "n,offset", gather_elems, gather_expect, gather_where, NULL, NULL},
+    {"stride", "n,stride", gather_elems, gather_expect, gather_where, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
 /* Every table of checks, each ended by a row whose name is NULL. */

@@ -90,9 +90,32 @@ static void add2_where(const cml_case_spec *c, uint64_t i, char *buf, size_t len
     snprintf(buf, len, " (row %" PRIu64 ", column %" PRIu64 ")", i / c->cols, i % c->cols);
 }
 
+/* Over the link each way: two inputs in, the result out (bytes = in + out, as above). */
+static void link_two_in_one_out(uint64_t bytes, uint64_t *h2d, uint64_t *d2h)
+{
+    *h2d = bytes / 3 * 2;
+    *d2h = bytes / 3;
+}
+
+static void saxpy_link(const cml_case_spec *c, uint64_t *h2d, uint64_t *d2h)
+{
+    link_two_in_one_out(saxpy_bytes(c), h2d, d2h);
+}
+
+static void saxpy_mapped_link(const cml_case_spec *c, uint64_t *h2d, uint64_t *d2h)
+{
+    link_two_in_one_out(saxpy_mapped_bytes(c), h2d, d2h);
+}
+
+static void add2_link(const cml_case_spec *c, uint64_t *h2d, uint64_t *d2h)
+{
+    link_two_in_one_out(add2_bytes(c), h2d, d2h);
+}
+
 const cml_check cml_checks_host[] = {
-    {"saxpy", "n,passes", saxpy_elems, saxpy_expect, NULL, saxpy_bytes},
-    {"saxpy_mapped", "n,passes", saxpy_elems, saxpy_expect, NULL, saxpy_mapped_bytes},
-    {"add2", "rows,cols", add2_elems, add2_expect, add2_where, add2_bytes},
-    {NULL, NULL, NULL, NULL, NULL, NULL},
+    {"saxpy", "n,passes", saxpy_elems, saxpy_expect, NULL, saxpy_bytes, saxpy_link},
+    {"saxpy_mapped", "n,passes", saxpy_elems, saxpy_expect, NULL, saxpy_mapped_bytes,
+     saxpy_mapped_link},
+    {"add2", "rows,cols", add2_elems, add2_expect, add2_where, add2_bytes, add2_link},
+    {NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };

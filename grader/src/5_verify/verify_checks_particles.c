@@ -86,8 +86,8 @@ static void particle_where(const cml_case_spec *c, uint64_t i, char *buf, size_t
 }
 
 const cml_check cml_checks_particles[] = {
-    {"particles_move", "n", move_elems, move_expect, particle_where, move_bytes},
-    {"particles_potential", "n", potential_elems, potential_expect, NULL, potential_bytes},
-    {"aos_to_soa", "n", soa_elems, soa_expect, particle_where, NULL},
-    {NULL, NULL, NULL, NULL, NULL, NULL},
+    {"particles_move", "n", move_elems, move_expect, particle_where, move_bytes, NULL},
+    {"particles_potential", "n", potential_elems, potential_expect, NULL, potential_bytes, NULL},
+    {"aos_to_soa", "n", soa_elems, soa_expect, particle_where, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };

@@ -66,7 +66,7 @@ static void points4_where(const cml_case_spec *c, uint64_t i, char *buf, size_t 
 }
 
 const cml_check cml_checks_vector[] = {
-    {"points3", "n", points3_elems, points3_expect, points3_where, NULL},
-    {"points4", "n", points4_elems, points4_expect, points4_where, NULL},
-    {NULL, NULL, NULL, NULL, NULL, NULL},
+    {"points3", "n", points3_elems, points3_expect, points3_where, NULL, NULL},
+    {"points4", "n", points4_elems, points4_expect, points4_where, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };

@@ -75,7 +75,8 @@ int rec_int(const rec_span *s, int lo, int hi, int *out)
 }
 
 /* A span as a finite, non-negative number; -1 otherwise. */
-int rec_double(const rec_span *s, double *out)
+/* Any number strtod reads, the whole span: negative, nan and inf too. */
+int rec_real(const rec_span *s, double *out)
 {
     char buf[48], *end;
     if (!s || s->len == 0 || s->len >= sizeof buf)
@@ -84,7 +85,16 @@ int rec_double(const rec_span *s, double *out)
     buf[s->len] = '\0';
     errno = 0;
     double v = strtod(buf, &end);
-    if (*end != '\0' || errno == ERANGE || !isfinite(v) || v < 0)
+    if (*end != '\0' || (errno == ERANGE && isfinite(v) && v != 0))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int rec_double(const rec_span *s, double *out)
+{
+    double v;
+    if (rec_real(s, &v) != 0 || !isfinite(v) || v < 0)
         return -1;
     *out = v;
     return 0;

@@ -48,9 +48,12 @@ static int case_claim_ok(claims *s, const rec_line *l, int is_time)
     const char *type = is_time ? "time" : "case";
     const rec_span *task = rec_get(l, "task");
     uint64_t k;
+    int reps = 0; /* a time's repetitions, each with its evidence before it: at least one */
     char got[16];
     if (rec_u64(rec_get(l, "k"), &k) != 0)
         return 1; /* no k: malformed, the handler rejects it */
+    if (is_time && rec_int(rec_get(l, "reps"), 0, CML_MAX_REPS, &reps) != 0)
+        reps = 0;
     if (k >= (uint64_t)s->asked->n || k >= CML_MAX_CASES) {
         forged(s, "wrote a '%s' record for k=%llu, but the grader asked for %d case(s)", type,
                (unsigned long long)k, s->asked->n);
@@ -68,6 +71,27 @@ static int case_claim_ok(claims *s, const rec_line *l, int is_time)
     else if (is_time && (!s->has_case[k] || s->out->cases[k].status != CML_CASE_OK))
         forged(s, "wrote a 'time' record for k=%llu, whose case record %s", (unsigned long long)k,
                s->has_case[k] ? "is not status=ok" : "had not been written");
+    else if (is_time && (reps < 1 || reps != s->out->cases[k].nrep))
+        forged(s, "wrote a 'time' record for k=%llu of %d repetitions, but %d carried the "
+               "evidence of their output", (unsigned long long)k, reps, s->out->cases[k].nrep);
+    else
+        return 1;
+    return 0;
+}
+
+/* Whether a `rep` record belongs to a case asked to be timed whose case record said ok and
+ * whose time is not written yet (the harness writes a time's repetitions just before it). */
+static int rep_claim_ok(claims *s, const rec_line *l)
+{
+    uint64_t k;
+    if (rec_u64(rec_get(l, "k"), &k) != 0)
+        return 1; /* malformed: the handler rejects it */
+    if (k >= (uint64_t)s->asked->n || k >= CML_MAX_CASES || !s->asked->timed[k])
+        forged(s, "wrote a 'rep' record for k=%llu, a case the grader did not ask to time",
+               (unsigned long long)k);
+    else if (!s->has_case[k] || s->out->cases[k].status != CML_CASE_OK || s->has_time[k])
+        forged(s, "wrote a 'rep' record for k=%llu %s", (unsigned long long)k,
+               s->has_time[k] ? "after its time" : "before its case record said ok");
     else
         return 1;
     return 0;
@@ -96,6 +120,8 @@ static void read_line(claims *s, const rec_span *line)
     }
     int is_case = rec_is(&l.type, "case"), is_time = rec_is(&l.type, "time");
     if (split == 0 && (is_case || is_time) && !case_claim_ok(s, &l, is_time))
+        return;
+    if (split == 0 && rec_is(&l.type, "rep") && !rep_claim_ok(s, &l))
         return;
     if (split != 0 || rec_dispatch(&l, s->out) != 0) {
         if (malformed_is_forged(s, &l))

@@ -30,6 +30,7 @@ void rec_copy(char *dst, size_t len, const rec_span *s);
 int rec_u64(const rec_span *s, uint64_t *out);
 int rec_int(const rec_span *s, int lo, int hi, int *out);
 int rec_double(const rec_span *s, double *out);
+int rec_real(const rec_span *s, double *out);
 
 /* The line of text at *pos (no newline, no final '\r'); moves *pos on. 0 when none is left. */
 int rec_next_line(const char *text, size_t len, size_t *pos, rec_span *line);

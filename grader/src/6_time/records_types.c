@@ -107,6 +107,29 @@ static int on_time(const rec_line *l, cml_run_record *out)
     return 0;
 }
 
+/* rep k=0 r=3 hash= wsum= wabs=: repetition r's evidence, in order (r = the count so far). */
+static int on_rep(const rec_line *l, cml_run_record *out)
+{
+    int k, r;
+    cml_rep_evidence e;
+    if (case_index(l, &k) != 0 || rec_int(rec_get(l, "r"), 0, CML_MAX_REPS - 1, &r) != 0 ||
+        rec_u64(rec_get(l, "hash"), &e.hash) != 0 || rec_real(rec_get(l, "wsum"), &e.wsum) != 0 ||
+        rec_real(rec_get(l, "wabs"), &e.wabs) != 0 || r != out->cases[k].nrep)
+        return -1;
+    out->cases[k].rep[out->cases[k].nrep++] = e;
+    return 0;
+}
+
+/* linkbw h2d= d2h= [bytes=]: this run's pinned cudaMemcpy bandwidths, GB/s. */
+static int on_linkbw(const rec_line *l, cml_run_record *out)
+{
+    double h2d, d2h;
+    if (rec_double(rec_get(l, "h2d"), &h2d) != 0 || rec_double(rec_get(l, "d2h"), &d2h) != 0)
+        return -1;
+    out->link_h2d_gbps = h2d, out->link_d2h_gbps = d2h;
+    return 0;
+}
+
 /* "task: msg" (or just msg without a task) into one line of a list. */
 static void task_line(char *dst, size_t len, const rec_line *l)
 {
@@ -148,7 +171,7 @@ static const struct {
 } HANDLERS[] = {
     {"hello", on_hello}, {"device", on_device}, {"copybw", on_copybw}, {"case", on_case},
     {"time", on_time},   {"todo", on_todo},     {"note", on_note},     {"nodevice", on_nodevice},
-    {"done", on_done},
+    {"done", on_done},   {"rep", on_rep},       {"linkbw", on_linkbw},
 };
 
 /* Applies one split line to out by its type; 0 when accepted, -1 for an unknown type or a

@@ -68,6 +68,36 @@ static const cml_case_record *reference_time(const cml_run_record *run, const cm
     return NULL;
 }
 
+/* The run whose bandwidths bound a time: the reference solution's, which no student code
+ * touched, measured in this grading on this GPU; the student's own only when there is none
+ * (then no performance points are judged anyway). */
+static const cml_run_record *trusted(const cml_run_record *reference,
+                                     const cml_run_record *student)
+{
+    return reference && reference->copy_gbps > 0 ? reference : student;
+}
+
+/* The time's fraction of the physical bound: for a host-involved check (its bytes cross the
+ * host link), the least time the pinned link allows, max(h2d bytes / h2d GB/s, d2h bytes /
+ * d2h GB/s), over the time; for a device check, GB/s over the device-to-device copy's GB/s.
+ * Above 1.05 the time is implausible. 0 when the bound is unknown. */
+static double bound_fraction(const cml_task_spec *t, const cml_case_spec *c, double ms,
+                             double gbps, const cml_run_record *bw)
+{
+    const cml_check *chk = cml_check_find(t->check);
+    if (!bw)
+        return 0;
+    if (chk && chk->link) {
+        uint64_t h2d = 0, d2h = 0;
+        chk->link(c, &h2d, &d2h);
+        if (bw->link_h2d_gbps <= 0 || bw->link_d2h_gbps <= 0 || ms <= 0)
+            return 0;
+        const double up = h2d / (bw->link_h2d_gbps * 1e6), down = d2h / (bw->link_d2h_gbps * 1e6);
+        return (up > down ? up : down) / ms;
+    }
+    return bw->copy_gbps > 0 ? gbps / bw->copy_gbps : 0;
+}
+
 /* Fills ms, ref_ms, gbps, copy_fraction (first timed case) and ratio (geometric mean over
  * the timed cases) from whatever times exist; returns what was missing. */
 static timing measure(cml_task_result *r, const cml_run_record *student,
@@ -86,7 +116,8 @@ static timing measure(cml_task_result *r, const cml_run_record *student,
             r->ref_ms = ref ? ref->ms : 0;
             uint64_t bytes = cml_case_bytes(t, &t->cases[i]); /* never the lab's claim */
             r->gbps = s && bytes ? (double)bytes / (s->ms * 1e6) : 0;
-            r->copy_fraction = student && student->copy_gbps > 0 ? r->gbps / student->copy_gbps : 0;
+            r->copy_fraction = s ? bound_fraction(t, &t->cases[i], s->ms, r->gbps,
+                                                  trusted(reference, student)) : 0;
         }
         if (!s && tm.student_missing++ == 0)
             tm.first_missing = i;
@@ -100,8 +131,14 @@ static timing measure(cml_task_result *r, const cml_run_record *student,
     return tm;
 }
 
+static int host_link(const cml_task_spec *t)
+{
+    const cml_check *chk = cml_check_find(t->check);
+    return chk && chk->link;
+}
+
 /* Once every case passed: the performance credit, then status passed or slow and the detail. */
-static void score_perf(cml_task_result *r, const timing *tm, const cml_run_record *student)
+static void score_perf(cml_task_result *r, const timing *tm)
 {
     const cml_task_spec *t = r->spec;
     char detail[sizeof r->detail];
@@ -117,8 +154,9 @@ static void score_perf(cml_task_result *r, const timing *tm, const cml_run_recor
         snprintf(detail, sizeof detail, "reference time unavailable: performance not judged");
     } else if (r->implausible) {
         snprintf(detail, sizeof detail,
-                 "implausible: %.0f GB/s is %.2fx the copy bandwidth (%.0f GB/s) of this GPU: "
-                 "no performance points", r->gbps, r->copy_fraction, student->copy_gbps);
+                 "implausible: %.0f GB/s is %.2fx what %s allows on this GPU, measured in this "
+                 "grading: no performance points", r->gbps, r->copy_fraction,
+                 host_link(t) ? "the pinned host link" : "a device-to-device copy");
     } else {
         frac = cml_perf_fraction(r->ratio, t->full_ratio, t->zero_ratio);
         snprintf(detail, sizeof detail,
@@ -229,7 +267,7 @@ void cml_score_task(cml_task_result *r, const cml_run_record *student,
     }
     r->credit.cases = r->cases_passed;
     if (r->cases_passed == t->ncases) {
-        score_perf(r, &tm, student);
+        score_perf(r, &tm);
     } else {
         failure_detail(r, detail, sizeof detail);
         cml_award(r, failure_status(r, student), "%s", detail);

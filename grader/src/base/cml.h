@@ -106,6 +106,14 @@ typedef struct {
 /* ---- what one run of a lab binary reported (parsed from the CML_RESULT_FD file) ---- */
 enum cml_case_status { CML_CASE_MISSING = 0, CML_CASE_OK, CML_CASE_TODO, CML_CASE_ERROR };
 
+/* What one timed repetition left in its output (common/cml_rand.h, cml_evidence_term and
+ * cml_evidence_weight): the grader recomputes it for a sample of repetitions (verify_reps.c). */
+#define CML_MAX_REPS 50
+typedef struct {
+    uint64_t hash;      /* sum mod 2^64 of the exact terms */
+    double wsum, wabs;  /* weighted sums of out and |out| */
+} cml_rep_evidence;
+
 typedef struct {
     enum cml_case_status status;
     char task[16];
@@ -117,6 +125,8 @@ typedef struct {
     double ms, host_ms, spread;
     int reps;
     uint64_t bytes;
+    int nrep;                          /* rep records read: one per timed repetition */
+    cml_rep_evidence rep[CML_MAX_REPS];
 } cml_case_record;
 
 typedef struct {
@@ -128,6 +138,7 @@ typedef struct {
     uint64_t l2_bytes, mem_bytes;
     int driver, runtime, clock_mhz;
     double copy_gbps;
+    double link_h2d_gbps, link_d2h_gbps; /* pinned cudaMemcpy each way (linkbw), 0: not measured */
     int ncases;
     cml_case_record cases[CML_MAX_CASES];
     int ntodos;

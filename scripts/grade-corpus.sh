@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Grade corpus submissions (planted format: bug.patch against the solution, EXPECT verdicts)
+# one lab each, and say for each whether every task got the verdict EXPECT names (tasks not
+# listed must pass). A quicker, selective companion of the gpu-planted and gpu-attacks tests:
+#   scripts/grade-corpus.sh tests/planted/01_coalescing/lazy_timed_copy [...]
+# Logs under ${OUT:-build/corpus}; one line per submission, "ok" or "MISMATCH", last.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-build/corpus}
+mkdir -p "$out"
+results=()
+for d in "$@"; do
+    lab=$(basename "$(dirname "$d")") name=$(basename "$d")
+    sub=$(mktemp -d) && cp -r "solutions/$lab" "$sub/$lab"
+    if ! (cd "$sub/$lab" && patch -p1 -s < "$OLDPWD/$d/bug.patch"); then
+        results+=("$lab/$name: patch does not apply"); continue
+    fi
+    g="$out/$lab-$name"
+    build/cml-grade grade --submission "$sub" --lab "${lab%%_*}" --out "$g" --no-color \
+        > "$g.log" 2>&1
+    verdict=ok
+    while IFS=$'\t' read -r _ task status _ _ detail; do
+        want=$(awk -v t="$task" '$1 == t {print $2}' "$d/EXPECT")
+        text=$(awk -v t="$task" '$1 == t {$1 = ""; $2 = ""; sub(/^ +/, ""); print}' "$d/EXPECT")
+        [ -n "$want" ] || want=passed
+        if [ "$status" != "$want" ] || { [ -n "$text" ] && [[ "$detail" != *"$text"* ]]; }; then
+            verdict="MISMATCH ($task: $status, want $want${text:+ '$text'}: ${detail:0:160})"
+        fi
+    done < <(cat "$g/summary.tsv" 2>/dev/null)
+    [ -f "$g/summary.tsv" ] || verdict="MISMATCH (no summary.tsv)"
+    results+=("$lab/$name: $verdict")
+    rm -rf "$sub"
+done
+printf '%s\n' "${results[@]}"
