@@ -124,8 +124,10 @@ typedef struct {
     int touch_output;              /* timed region ends after the host reads 1 float per 4 KiB */
     cml_launcher reset;            /* run untimed before every launch (restore inputs from the
                                       case's device inputs, cml_input); fn NULL: none */
-    /* Whole allocations (pinned or managed) the host's cores may not touch while the checked
-     * launch runs, besides the output: the task's inputs. NULL: none. */
+    /* guard_cpu: the graded checked launch runs with the output and guard[] (whole pinned or
+     * managed allocations: the task's inputs) out of the CPU's reach, so a task the host's cores
+     * did fails (the GPU must do the work); for tasks whose work is kernels on that memory. */
+    int guard_cpu;
     const void *guard[CML_HOST_GUARDS];
     size_t guard_bytes[CML_HOST_GUARDS];
 } cml_host_io;

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 static double g_last_host_ms; /* end-to-end ms of the last timed host case or row */
@@ -67,10 +68,22 @@ static int in_guarded(const void *addr)
     return 0;
 }
 
-static void on_fault(int sig, siginfo_t *info, void *)
+extern "C" char __executable_start, etext; /* the lab binary's own code (GNU ld) */
+
+/* A fault on a guarded page: from the lab binary's own code (the student's, since the harness
+ * touches nothing there), the host did the work: back to launch_guarded. From a library (the
+ * CUDA driver copies small pinned transfers with the CPU, seen as a hang on an H100 when this
+ * jumped out of it), the guard is lifted and the access retried: never a false fail. */
+static void on_fault(int sig, siginfo_t *info, void *uctx)
 {
-    if (in_guarded(info->si_addr))
+    const char *pc = (const char *)((ucontext_t *)uctx)->uc_mcontext.gregs[REG_RIP];
+    if (in_guarded(info->si_addr) && pc >= &__executable_start && pc < &etext)
         siglongjmp(g_guard.jump, 1);
+    if (in_guarded(info->si_addr)) {
+        for (int i = 0; i < g_guard.n; i++)
+            mprotect(g_guard.r[i].p, g_guard.r[i].bytes, PROT_READ | PROT_WRITE);
+        return;
+    }
     signal(sig, SIG_DFL); /* any other fault is the crash it would have been */
     raise(sig);
 }
@@ -146,6 +159,8 @@ static void run_case(const cml_case *c, const cml_case_out *o, cml_launcher laun
     if (!on_device)
         g_last_host_ms = 0;
     if (on_device)
+        launch.fn(launch.ctx, cml_stream());
+    else if (!o->io->guard_cpu || !cml_graded())
         launch.fn(launch.ctx, cml_stream());
     else if (launch_guarded(o, launch) != 0)
         return;

@@ -188,7 +188,8 @@ static void run_kind(const cml_case *c, enum kind k)
     cml_host_io io = {};
     io.h2d_bytes = 2 * f, io.d2h_bytes = f, io.touch_output = 1;
     io.reset = cml_launcher_of(reset);
-    for (int i = 0; i < 2; i++) /* A and B: the host may not touch them while the task runs */
+    io.guard_cpu = k != EXPLICIT; /* the student's tasks: kernels must do the adding */
+    for (int i = 0; i < 2; i++) /* A and B, with C: the host may not touch them meanwhile */
         io.guard[i] = b.p[i], io.guard_bytes[i] = f;
     int runs = 0;
     cml_run_case_host(c, b.p[2], n, &io, [&](cudaStream_t s) {

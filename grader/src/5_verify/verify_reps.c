@@ -38,6 +38,7 @@ typedef struct {
     uint64_t seeds[CML_MAX_REPS];
     cml_rep_evidence part[CML_MAX_REPS][SLICES];
     int nitems;
+    int weighted;     /* a toleranced task: the weighted sums decide, else the exact hash */
     atomic_int next;
 } rep_work;
 
@@ -54,6 +55,8 @@ static void slice_evidence(rep_work *w, int item, float *buf)
             uint32_t bits;
             memcpy(&bits, &buf[j], sizeof bits);
             acc.hash += cml_evidence_term(first + j, bits);
+        }
+        for (size_t j = 0; w->weighted && j < cnt; j++) { /* toleranced tasks only */
             const double wt = cml_evidence_weight(first + j);
             acc.wsum += wt * buf[j];
             acc.wabs += wt * fabs((double)buf[j]);
@@ -124,6 +127,7 @@ int cml_verify_reps(const cml_task_spec *t, const cml_case_spec *c, uint64_t see
     if (!w)
         return 1; /* out of memory: the grader's failure, never the student's */
     w->chk = chk, w->c = c, w->n = chk->out_elems(c, err, sizeof err);
+    w->weighted = t->rel_tol != 0;
     int npick = draw_sample(rec->nrep, cml_verify_reps_sample(), pick);
     for (int i = 0; i < npick; i++)
         w->seeds[i] = cml_rep_seed(seed, (uint32_t)k, (uint32_t)pick[i]);
