@@ -145,7 +145,7 @@ __global__ void outputEvidence(const float *out, size_t n, evidence_sums *sums)
  * them. */
 static cml_evidence host_evidence(const float *out, size_t n)
 {
-    enum { MAX_THREADS = 8 };
+    enum { MAX_THREADS = 16 };
     const unsigned hw = std::thread::hardware_concurrency();
     const size_t nt = std::max<size_t>(1, std::min<size_t>(std::min(hw ? hw : 1, (unsigned)MAX_THREADS),
                                                           n / 65536 + 1));

@@ -18,7 +18,7 @@ int cml_verify_case(const cml_task_spec *t, const cml_case_spec *c, uint64_t see
  * sampled match (or the case was not timed); else 0 with v failed and why. */
 int cml_verify_reps(const cml_task_spec *t, const cml_case_spec *c, uint64_t seed, int k,
                     const cml_case_record *rec, cml_case_verdict *v);
-/* How many repetitions of a timed case are verified: $CML_VERIFY_REPS (1..50), default 10
+/* How many repetitions of a timed case are verified: $CML_VERIFY_REPS (1..50), default 6
  * (all of them when fewer ran). */
 int cml_verify_reps_sample(void);
 
