@@ -140,9 +140,8 @@ __global__ void outputEvidence(const float *out, size_t n, evidence_sums *sums)
     }
 }
 
-/* Host-visible outputs are summed by the host (threads): a kernel reading managed memory would
- * move its pages to the GPU, and the next repetition must find them where the last one left
- * them. */
+/* Managed outputs are summed by the host (threads): a kernel reading managed memory would move
+ * its pages to the GPU, and the next repetition must find them where the last one left them. */
 static cml_evidence host_evidence(const float *out, size_t n)
 {
     enum { MAX_THREADS = 16 };
@@ -178,8 +177,14 @@ static cml_evidence host_evidence(const float *out, size_t n)
 
 cml_evidence cml_output_evidence(const float *out, size_t n, int on_host)
 {
-    if (on_host)
-        return host_evidence(out, n);
+    cudaPointerAttributes a;
+    if (on_host && (cudaPointerGetAttributes(&a, out) != cudaSuccess ||
+                    a.type != cudaMemoryTypeHost)) {
+        (void)cudaGetLastError();
+        return host_evidence(out, n); /* managed (or unknown) memory stays where it is */
+    }
+    /* device memory, or pinned host memory, which a kernel reads in place under unified
+     * addressing (about 5 ms for 256 MiB over the link, against about 20 ms for the host) */
     static evidence_sums *d_sums;
     if (!d_sums)
         CML_CHECK(cudaMalloc(&d_sums, sizeof *d_sums));

@@ -2,9 +2,10 @@
  * real one, so the grader's pipeline can be tested on a machine without a GPU. It computes the
  * right outputs with common/cml_rand.h, then misbehaves as told:
  *   FAKE_MODE  right wrong nan nothing short todo crash hang flood exit3 slow slowonce
- *              slowthenwrong cudaerror lazy fewreps
+ *              slowthenwrong cudaerror lazy lazylate fewreps
  *              (default right; cudaerror: an error record, then exit 1 as the harness does;
- *              lazy: every timed repetition's evidence is the checked run's output; fewreps:
+ *              lazy: every timed repetition's evidence is the checked run's output (lazylate:
+ *              from the 11th repetition on, past those the grader computes beside the run); fewreps:
  *              one repetition without evidence)
  *              Forgeries, each after right outputs (results are claims, tests/test_claims.c):
  *              afterdone (a case record after done), twodone, kout (a case record for a k
@@ -181,9 +182,11 @@ static int slow_now(const char *mode)
  * repetition left that output; `fewreps` reports one repetition too few. */
 static void report_reps(int k, const fake_case *c, uint64_t seed, const char *mode)
 {
-    const int lazy = strcmp(mode, "lazy") == 0, reps = 15 - (strcmp(mode, "fewreps") == 0);
+    const int lazy = strcmp(mode, "lazy") == 0, late = strcmp(mode, "lazylate") == 0;
+    const int reps = 15 - (strcmp(mode, "fewreps") == 0);
     for (int r = 0; r < reps; r++) {
-        uint64_t rs = lazy ? seed : cml_rep_seed(seed, (uint32_t)k, (uint32_t)r), hash = 0;
+        const int skipped = lazy || (late && r >= 10);
+        uint64_t rs = skipped ? seed : cml_rep_seed(seed, (uint32_t)k, (uint32_t)r), hash = 0;
         double wsum = 0, wabs = 0;
         for (uint64_t i = 0; i < out_elems(c); i++) {
             float v = expect(c, rs, i);

@@ -72,6 +72,15 @@ START_TEST(a_sample_of_one_repetition_finds_a_lazy_lab)
 }
 END_TEST
 
+/* Past the first ten repetitions (those drawn before the run), a sample is drawn after it. */
+START_TEST(late_repetitions_are_verified_too)
+{
+    const cml_task_result *r = grade("lazylate", "1.1");
+    ck_assert_msg(r->status == CML_STATUS_WRONG && strstr(r->detail, "timed repetition 1"),
+                  "status %s: %s", cml_status_name(r->status), r->detail);
+}
+END_TEST
+
 START_TEST(repetitions_without_evidence_are_tampered)
 {
     const cml_task_result *r = grade("fewreps", "1.1");
@@ -144,6 +153,7 @@ TCase *verified_tcase(void)
     tcase_add_test(tc, repetitions_on_their_own_inputs_pass);
     tcase_add_test(tc, lazy_timed_repetitions_fail_the_case);
     tcase_add_test(tc, a_sample_of_one_repetition_finds_a_lazy_lab);
+    tcase_add_test(tc, late_repetitions_are_verified_too);
     tcase_add_test(tc, repetitions_without_evidence_are_tampered);
     tcase_add_test(tc, host_task_faster_than_the_link_is_implausible);
     tcase_add_test(tc, host_task_at_the_link_is_plausible);

@@ -148,6 +148,16 @@ static void note_ending(const lab_run *lr, double timeout_s, cml_task_result *r)
               how);
 }
 
+/* Case ci of task t verified from its output file, and its timed repetitions from the sample
+ * `reps` drew (ended here either way); 1 when both hold, else v says why. */
+static int verified(const cml_task_spec *t, int ci, uint64_t seed, const char *file,
+                    const cml_case_record *rec, cml_rep_check *reps, cml_case_verdict *v)
+{
+    cml_case_verdict ignored;
+    const int ok = cml_verify_case(t, &t->cases[ci], seed, file, rec, v);
+    return cml_reps_end(reps, rec, ok ? v : &ignored) && ok;
+}
+
 /* A "slow" verdict costs points only once a second measurement agrees. The task's timed cases
  * run again, the reference first and then the student (into a scratch out-dir, as the first
  * time, and its outputs verified again: a wrong output's time never counts), and the task keeps
@@ -182,8 +192,13 @@ static void confirm_slow(const cml_lab_spec *spec, int ti, const char *bin, cons
     cml_lab_run(ref_bin, o->ref_sha, spec, &cl, NULL, o, &lr[0]);
     if (!lr[0].rec.tampered)
         spread(&lr[0].rec, &cl, ref);
+    cml_rep_check *reps[CML_MAX_CASES];
+    for (int j = 0; j < cl.n; j++)
+        reps[j] = cml_reps_begin(t, &t->cases[cl.tcase[j]], o->seed, j);
     cml_lab_run(bin, o->student_sha, spec, &cl, dir, o, &lr[1]);
     if (lr[1].rec.tampered) { /* the second run is a claim too */
+        for (int j = 0; j < cl.n; j++)
+            cml_reps_end(reps[j], &(cml_case_record){0}, NULL);
         cml_task_tampered(r, &lr[1].rec);
         goto done;
     }
@@ -193,9 +208,7 @@ static void confirm_slow(const cml_lab_spec *spec, int ti, const char *bin, cons
         char file[CML_PATH];
         cml_case_verdict cv;
         cml_fmt(file, sizeof file, "%s/case%d.bin", dir, j);
-        wrong |= !cml_verify_case(t, &t->cases[cl.tcase[j]], o->seed, file, &lr[1].rec.cases[j],
-                                  &cv) ||
-                 !cml_verify_reps(t, &t->cases[cl.tcase[j]], o->seed, j, &lr[1].rec.cases[j], &cv);
+        wrong |= !verified(t, cl.tcase[j], o->seed, file, &lr[1].rec.cases[j], reps[j], &cv);
         stu->cases[cl.tcase[j]] = lr[1].rec.cases[j];
     }
     *again = *r;
@@ -250,15 +263,16 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
     lab_run *lr = malloc(sizeof *lr);
     if (!lr)
         return -1;
+    cml_rep_check *reps[CML_MAX_CASES]; /* timed repetitions, verified beside the run */
+    for (int c = 0; c < t->ncases; c++)
+        reps[c] = cml_reps_begin(t, &t->cases[c], o->seed, c);
     const double t_run = cml_now();
     cml_lab_run(bin, o->student_sha, spec, &cl, dir, o, lr);
     const double t_verify = cml_now();
     for (int c = 0; c < t->ncases; c++) {
         cml_fmt(file, sizeof file, "%s/case%d.bin", dir, c);
-        r->cases_passed += cml_verify_case(t, &t->cases[c], o->seed, file, &lr->rec.cases[c],
-                                           &r->cases[c]) &&
-                           cml_verify_reps(t, &t->cases[c], o->seed, c, &lr->rec.cases[c],
-                                           &r->cases[c]);
+        r->cases_passed += verified(t, c, o->seed, file, &lr->rec.cases[c], reps[c],
+                                    &r->cases[c]);
     }
     int cut_short = !lr->rec.done && apply_unfinished(t, lr, spec->timeout_s, r);
     cml_score_task(r, &lr->rec, ref);

@@ -12,12 +12,17 @@
 int cml_verify_case(const cml_task_spec *t, const cml_case_spec *c, uint64_t seed,
                     const char *out_file, const cml_case_record *rec, cml_case_verdict *v);
 
-/* verify_reps.c: a sample of the timed repetitions of case c (index k in its run), drawn after
- * the run from the grader's own random source, each recomputed from its own seed
- * (cml_rep_seed(seed, k, r)) and compared with the evidence the harness reported. 1 when all
- * sampled match (or the case was not timed); else 0 with v failed and why. */
-int cml_verify_reps(const cml_task_spec *t, const cml_case_spec *c, uint64_t seed, int k,
-                    const cml_case_record *rec, cml_case_verdict *v);
+/* verify_reps.c: a sample of the timed repetitions of case c (index k in its run), each
+ * recomputed from its own seed (cml_rep_seed(seed, k, r)) and compared with the evidence the
+ * harness reported. cml_reps_begin, before the run, draws repetitions among the first ten from
+ * the grader's own random source and computes them on low-priority threads beside the run
+ * (NULL for an untimed case); cml_reps_end, after it, draws more where fewer of those ran or
+ * more ran, computes them, compares, and frees h: 1 when all sampled match, else 0 with v
+ * failed and why. */
+typedef struct cml_rep_check cml_rep_check;
+cml_rep_check *cml_reps_begin(const cml_task_spec *t, const cml_case_spec *c, uint64_t seed,
+                              int k);
+int cml_reps_end(cml_rep_check *h, const cml_case_record *rec, cml_case_verdict *v);
 /* How many repetitions of a timed case are verified: $CML_VERIFY_REPS (1..50), default 6
  * (all of them when fewer ran). */
 int cml_verify_reps_sample(void);

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define CHUNK (64u * 1024u)
@@ -41,6 +43,7 @@ typedef struct {
     cml_rep_evidence part[CML_MAX_REPS][SLICES];
     int nitems;
     int weighted;     /* a toleranced task: the weighted sums decide, else the exact hash */
+    int nice;         /* runs beside the lab's timed run */
     atomic_int next;
 } rep_work;
 
@@ -70,6 +73,8 @@ static void slice_evidence(rep_work *w, int item, float *buf)
 static void *worker(void *arg)
 {
     rep_work *w = arg;
+    if (w->nice) /* beside a timed run: yield the CPU to the lab process */
+        setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
     float *buf = malloc(CHUNK * sizeof *buf);
     for (int item; buf && (item = atomic_fetch_add(&w->next, 1)) < w->nitems;)
         slice_evidence(w, item, buf);
@@ -77,25 +82,19 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* Draws `want` distinct repetitions of `nrep` into pick (a partial shuffle), from getrandom:
- * drawn after the run, so the lab process cannot have known them. */
-static int draw_sample(int nrep, int want, int *pick)
+/* A random order of [0, n), from getrandom: drawn by the grader, so the lab process cannot know
+ * it (the sandbox keeps it out of the grader's memory). */
+static void shuffle(int *a, int n)
 {
-    int all[CML_MAX_REPS];
     uint32_t rnd[CML_MAX_REPS];
-    for (int i = 0; i < nrep; i++)
-        all[i] = i;
     if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
         for (int i = 0; i < CML_MAX_REPS; i++) /* no entropy: a time-based fallback */
             rnd[i] = (uint32_t)cml_mix64((uint64_t)getpid() * 1000003u + (uint64_t)i +
                                          (uint64_t)clock());
-    int n = want < nrep ? want : nrep;
     for (int i = 0; i < n; i++) {
-        int j = i + (int)(rnd[i] % (uint32_t)(nrep - i)), tmp = all[i];
-        all[i] = all[j], all[j] = tmp;
-        pick[i] = all[i];
+        int j = i + (int)(rnd[i] % (uint32_t)(n - i)), tmp = a[i];
+        a[i] = a[j], a[j] = tmp;
     }
-    return n;
 }
 
 /* Whether one repetition's evidence matches what its inputs must give: the exact sum for an
@@ -110,57 +109,156 @@ static int evidence_matches(const cml_rep_evidence *got, const cml_rep_evidence 
            fabs(got->wsum - want->wsum) <= (tol + 1e-7) * want->wabs;
 }
 
+/* The harness's fewest repetitions of a device case: what an honest run usually stops at. */
+#define EARLY 10
+
+struct cml_rep_check {
+    const cml_task_spec *t;
+    int k;
+    uint64_t seed;
+    int pre[EARLY], npre;       /* drawn before the run, computed beside it */
+    rep_work w;
+    int nt, started[MAX_THREADS];
+    pthread_t tid[MAX_THREADS];
+};
+
+static void compute_start(cml_rep_check *h, int nt)
+{
+    h->nt = nt;
+    for (int i = 0; i < nt; i++)
+        h->started[i] = pthread_create(&h->tid[i], NULL, worker, &h->w) == 0;
+}
+
+static void compute_join(cml_rep_check *h)
+{
+    for (int i = 0; i < h->nt; i++)
+        if (h->started[i])
+            pthread_join(h->tid[i], NULL);
+        else
+            worker(&h->w); /* no thread: its share runs here */
+    h->nt = 0;
+}
+
+/* Sets up h->w to compute the repetitions reps[0..n) of h's case. */
+static void plan(cml_rep_check *h, const int *reps, int n)
+{
+    for (int i = 0; i < n; i++)
+        h->w.seeds[i] = cml_rep_seed(h->seed, (uint32_t)h->k, (uint32_t)reps[i]);
+    h->w.nitems = n * SLICES;
+    atomic_store(&h->w.next, 0);
+}
+
+static int cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+}
+
 /* Contract in verify.h. */
-int cml_verify_reps(const cml_task_spec *t, const cml_case_spec *c, uint64_t seed, int k,
-                    const cml_case_record *rec, cml_case_verdict *v)
+cml_rep_check *cml_reps_begin(const cml_task_spec *t, const cml_case_spec *c, uint64_t seed,
+                              int k)
 {
     const cml_check *chk = cml_check_find(t->check);
     char err[160] = "";
-    if (!rec->has_time || rec->reps == 0 || !chk)
+    cml_rep_check *h = chk && c->timed ? calloc(1, sizeof *h) : NULL;
+    if (!h)
+        return NULL;
+    h->t = t, h->k = k, h->seed = seed;
+    h->w.chk = chk, h->w.c = c, h->w.n = chk->out_elems(c, err, sizeof err);
+    h->w.weighted = t->rel_tol != 0, h->w.nice = 1;
+    int order[EARLY];
+    for (int i = 0; i < EARLY; i++)
+        order[i] = i;
+    shuffle(order, EARLY);
+    h->npre = cml_verify_reps_sample() < EARLY ? cml_verify_reps_sample() : EARLY;
+    memcpy(h->pre, order, sizeof h->pre);
+    plan(h, h->pre, h->npre);
+    compute_start(h, cpus() / 4 > 0 ? cpus() / 4 : 1);
+    return h;
+}
+
+/* The sample after the run: the drawn early repetitions that ran, then more drawn now, from
+ * the early ones when fewer ran than the sample asks and from those past EARLY, if any, as
+ * many again. Returns how many; [0, npre_used) are the precomputed ones. */
+static int sample_after(const cml_rep_check *h, int reps, int *pick, int *npre_used)
+{
+    int n = 0, want = cml_verify_reps_sample(), rest[CML_MAX_REPS], nrest = 0;
+    for (int i = 0; i < h->npre; i++)
+        if (h->pre[i] < reps)
+            pick[n++] = h->pre[i];
+    *npre_used = n;
+    for (int r = 0; r < (reps < EARLY ? reps : EARLY); r++) {
+        int drawn = 0;
+        for (int i = 0; i < h->npre; i++)
+            drawn |= h->pre[i] == r;
+        if (!drawn)
+            rest[nrest++] = r;
+    }
+    shuffle(rest, nrest);
+    for (int i = 0; i < nrest && n < (want < reps ? want : reps); i++)
+        pick[n++] = rest[i];
+    int late[CML_MAX_REPS], nlate = 0;
+    for (int r = EARLY; r < reps; r++)
+        late[nlate++] = r;
+    shuffle(late, nlate);
+    for (int i = 0; i < nlate && i < want; i++)
+        pick[n++] = late[i];
+    return n;
+}
+
+/* The evidence of planned repetition i of w: its slices summed. */
+static cml_rep_evidence slice_sum(const rep_work *w, int i)
+{
+    cml_rep_evidence e = {0, 0, 0};
+    for (int s = 0; s < SLICES; s++)
+        e.hash += w->part[i][s].hash, e.wsum += w->part[i][s].wsum, e.wabs += w->part[i][s].wabs;
+    return e;
+}
+
+/* Fails v: repetition r's evidence is not what its inputs give. */
+static int mismatch(const cml_rep_check *h, int r, int reps, const cml_rep_evidence *got,
+                    const cml_rep_evidence *want, cml_case_verdict *v)
+{
+    snprintf(v->reason, sizeof v->reason, "timed repetition %d of %d did not compute the right "
+             "output for its own inputs (seed %" PRIu64 "): its evidence (%016" PRIx64 ", "
+             "weighted sum %.9g) differs from the grader's reference (%016" PRIx64 ", %.9g); "
+             "every repetition runs on new inputs, and only verified work is timed", r + 1, reps,
+             cml_rep_seed(h->seed, (uint32_t)h->k, (uint32_t)r), got->hash, got->wsum,
+             want->hash, want->wsum);
+    return v->passed = 0;
+}
+
+/* Contract in verify.h. */
+int cml_reps_end(cml_rep_check *h, const cml_case_record *rec, cml_case_verdict *v)
+{
+    if (!h)
         return 1;
-    if (rec->nrep != rec->reps || rec->reps > CML_MAX_REPS) { /* records_claims.c: tampered */
-        v->passed = 0;
+    compute_join(h);
+    cml_rep_evidence pre[EARLY];
+    for (int i = 0; i < h->npre; i++)
+        pre[i] = slice_sum(&h->w, i);
+    int ok = 1, pick[2 * CML_MAX_REPS], npre = 0;
+    if (rec->has_time && rec->reps > 0 && (rec->nrep != rec->reps || rec->reps > CML_MAX_REPS)) {
         snprintf(v->reason, sizeof v->reason, "its %d timed repetitions carried %d pieces of "
                  "evidence of their output: only verified work is timed", rec->reps, rec->nrep);
-        return 0;
+        ok = v->passed = 0; /* records_claims.c calls the run tampered too */
+    } else if (rec->has_time && rec->reps > 0) {
+        const int n = sample_after(h, rec->reps, pick, &npre);
+        if (n > npre) { /* what was not computed beside the run: now, on every core */
+            plan(h, pick + npre, n - npre);
+            h->w.nice = 0;
+            compute_start(h, cpus());
+            compute_join(h);
+        }
+        for (int i = 0; i < n && ok; i++) {
+            int slot = 0;
+            while (i < npre && h->pre[slot] != pick[i])
+                slot++;
+            const cml_rep_evidence want = i < npre ? pre[slot] : slice_sum(&h->w, i - npre);
+            if (!evidence_matches(&rec->rep[pick[i]], &want, h->t->rel_tol))
+                ok = mismatch(h, pick[i], rec->reps, &rec->rep[pick[i]], &want, v);
+        }
     }
-    rep_work *w = calloc(1, sizeof *w);
-    int pick[CML_MAX_REPS];
-    if (!w)
-        return 1; /* out of memory: the grader's failure, never the student's */
-    w->chk = chk, w->c = c, w->n = chk->out_elems(c, err, sizeof err);
-    w->weighted = t->rel_tol != 0;
-    int npick = draw_sample(rec->nrep, cml_verify_reps_sample(), pick);
-    for (int i = 0; i < npick; i++)
-        w->seeds[i] = cml_rep_seed(seed, (uint32_t)k, (uint32_t)pick[i]);
-    w->nitems = npick * SLICES;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int nt = cpus < 1 ? 1 : cpus > MAX_THREADS ? MAX_THREADS : (int)cpus;
-    pthread_t tid[MAX_THREADS];
-    int started[MAX_THREADS] = {0};
-    for (int i = 1; i < nt; i++)
-        started[i] = pthread_create(&tid[i], NULL, worker, w) == 0;
-    worker(w);
-    for (int i = 1; i < nt; i++)
-        if (started[i])
-            pthread_join(tid[i], NULL);
-    int ok = 1;
-    for (int i = 0; i < npick && ok; i++) {
-        cml_rep_evidence want = {0, 0, 0};
-        for (int s = 0; s < SLICES; s++)
-            want.hash += w->part[i][s].hash, want.wsum += w->part[i][s].wsum,
-                want.wabs += w->part[i][s].wabs;
-        const cml_rep_evidence *got = &rec->rep[pick[i]];
-        if (evidence_matches(got, &want, t->rel_tol))
-            continue;
-        ok = v->passed = 0;
-        snprintf(v->reason, sizeof v->reason, "timed repetition %d of %d did not compute the "
-                 "right output for its own inputs (seed %" PRIu64 "): its evidence (%016" PRIx64
-                 ", weighted sum %.9g) differs from the grader's reference (%016" PRIx64 ", "
-                 "%.9g); every repetition runs on new inputs, and only verified work is timed",
-                 pick[i] + 1, rec->reps, w->seeds[i], got->hash, got->wsum, want.hash,
-                 want.wsum);
-    }
-    free(w);
+    free(h);
     return ok;
 }
