@@ -43,7 +43,7 @@ typedef struct {
     cml_rep_evidence part[CML_MAX_REPS][SLICES];
     int nitems;
     int weighted;     /* a toleranced task: the weighted sums decide, else the exact hash */
-    int nice;         /* runs beside the lab's timed run */
+    atomic_int nice;  /* runs beside the lab's timed run (read as each thread starts) */
     atomic_int next;
 } rep_work;
 
@@ -122,6 +122,12 @@ struct cml_rep_check {
     pthread_t tid[MAX_THREADS];
 };
 
+static int cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+}
+
 static void compute_start(cml_rep_check *h, int nt)
 {
     h->nt = nt;
@@ -131,6 +137,18 @@ static void compute_start(cml_rep_check *h, int nt)
 
 static void compute_join(cml_rep_check *h)
 {
+    if (h->w.nice) { /* the run is over: what is left goes on every core, this one too */
+        rep_work *w = &h->w;
+        pthread_t more[MAX_THREADS];
+        int n = 0;
+        w->nice = 0;
+        for (int i = h->nt; i < cpus() - 1; i++)
+            if (pthread_create(&more[n], NULL, worker, w) == 0)
+                n++;
+        worker(w);
+        for (int i = 0; i < n; i++)
+            pthread_join(more[i], NULL);
+    }
     for (int i = 0; i < h->nt; i++)
         if (h->started[i])
             pthread_join(h->tid[i], NULL);
@@ -148,11 +166,6 @@ static void plan(cml_rep_check *h, const int *reps, int n)
     atomic_store(&h->w.next, 0);
 }
 
-static int cpus(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
-}
 
 /* Contract in verify.h. */
 cml_rep_check *cml_reps_begin(const cml_task_spec *t, const cml_case_spec *c, uint64_t seed,
@@ -173,7 +186,7 @@ cml_rep_check *cml_reps_begin(const cml_task_spec *t, const cml_case_spec *c, ui
     h->npre = cml_verify_reps_sample() < EARLY ? cml_verify_reps_sample() : EARLY;
     memcpy(h->pre, order, sizeof h->pre);
     plan(h, h->pre, h->npre);
-    compute_start(h, cpus() / 4 > 0 ? cpus() / 4 : 1);
+    compute_start(h, cpus() / 2 > 0 ? cpus() / 2 : 1);
     return h;
 }
 
@@ -246,7 +259,6 @@ int cml_reps_end(cml_rep_check *h, const cml_case_record *rec, cml_case_verdict 
         const int n = sample_after(h, rec->reps, pick, &npre);
         if (n > npre) { /* what was not computed beside the run: now, on every core */
             plan(h, pick + npre, n - npre);
-            h->w.nice = 0;
             compute_start(h, cpus());
             compute_join(h);
         }
