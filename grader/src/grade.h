@@ -70,7 +70,8 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
 /* Free what g's lab results own. */
 void cml_grading_free(cml_grading *g);
 
-/* grade_sanitize.c: compute-sanitizer after every lab's timed runs. cml_sanitize_mark, as a
+/* grade_sanitize.c: compute-sanitizer after every lab's timed runs, one run per lab and tool
+ * (task by task again when a run with several tasks finds an error). cml_sanitize_mark, as a
  * lab's result is filled: each task's tools "not run" and why (a case failed, off in its spec,
  * or waiting for the phase: what the reports say when the grading ends before it).
  * cml_sanitize_phase: every tool on every solved task, bins[l] being lab l's student binary

@@ -82,6 +82,71 @@ static void rescore(cml_grading *g)
     }
 }
 
+/* The cases task t gives the tools (sanitize_run.c chooses them). */
+static int ncases(const cml_task_spec *t)
+{
+    char cases[CML_MAX_CASES][200];
+    return cml_sanitize_cases(t, cases, CML_MAX_CASES);
+}
+
+/* One job per lab and tool over every task waiting for that tool, as many as its cases need
+ * (CML_MAX_CASES per run): clean submissions, the usual case, then pay each process's start
+ * (the tool's and CUDA's) once per lab and tool, as in the H100 measurements. Into jobs; how
+ * many. */
+static int lab_jobs(const cml_grading *g, const char *const bins[], const cml_run_opts *o,
+                    cml_sanitize_job *jobs)
+{
+    int n = 0;
+    for (int l = 0; l < g->nlabs; l++)
+        for (int k = 0; bins[l] && k < CML_SANITIZERS; k++) {
+            int used = CML_MAX_CASES + 1; /* no open job yet */
+            for (int i = 0; i < g->labs[l].ntasks; i++) {
+                const cml_task_result *r = &g->labs[l].tasks[i];
+                int c = waits(r, k) ? ncases(r->spec) : 0;
+                if (c == 0 && !waits(r, k))
+                    continue;
+                if (used + c > CML_MAX_CASES) {
+                    jobs[n++] = (cml_sanitize_job){ .bin = bins[l], .tool = k, .seed = o->seed,
+                                                    .work_dir = o->work_dir,
+                                                    .timeout_s = g->labs[l].spec->timeout_s };
+                    used = 0;
+                }
+                cml_sanitize_job *j = &jobs[n - 1];
+                j->tasks[j->ntasks++] = r->spec;
+                used += c;
+            }
+        }
+    return n;
+}
+
+/* The result of task spec t of g, or NULL. */
+static cml_task_result *result_of(cml_grading *g, const cml_task_spec *t)
+{
+    for (int l = 0; l < g->nlabs; l++)
+        for (int i = 0; i < g->labs[l].ntasks; i++)
+            if (g->labs[l].tasks[i].spec == t)
+                return &g->labs[l].tasks[i];
+    return NULL;
+}
+
+/* Each finished job's verdict to its tasks; a job to split becomes one job per task in again
+ * (they run next). How many jobs it added to again. */
+static int take(cml_grading *g, const cml_sanitize_job *jobs, int n, cml_sanitize_job *again)
+{
+    int m = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < jobs[j].ntasks; i++) {
+            cml_task_result *r = result_of(g, jobs[j].tasks[i]);
+            if (jobs[j].split) {
+                again[m] = jobs[j];
+                again[m].ntasks = 1;
+                again[m++].tasks[0] = jobs[j].tasks[i];
+            } else if (r)
+                r->sanitizers[jobs[j].tool] = jobs[j].out;
+        }
+    return m;
+}
+
 /* Contract in grade.h. */
 void cml_sanitize_phase(cml_grading *g, const char *const bins[], const cml_run_opts *o)
 {
@@ -90,35 +155,30 @@ void cml_sanitize_phase(cml_grading *g, const char *const bins[], const cml_run_
         return skip_all(g, "no GPU");
     if (off && strcmp(off, "off") == 0)
         return skip_all(g, "turned off by CML_SANITIZE=off");
-    int n = 0;
-    cml_sanitize_job *jobs = calloc((size_t)g->nlabs * CML_MAX_TASKS * CML_SANITIZERS,
-                                    sizeof *jobs);
-    for (int l = 0; jobs && l < g->nlabs; l++)
-        for (int i = 0; bins[l] && i < g->labs[l].ntasks; i++)
-            for (int k = 0; k < CML_SANITIZERS; k++)
-                if (waits(&g->labs[l].tasks[i], k))
-                    jobs[n++] = (cml_sanitize_job){ .bin = bins[l], .t = g->labs[l].tasks[i].spec,
-                                                    .tool = k, .seed = o->seed,
-                                                    .work_dir = o->work_dir,
-                                                    .timeout_s = g->labs[l].spec->timeout_s };
-    if (!jobs)
+    const size_t most = (size_t)g->nlabs * CML_MAX_TASKS * CML_SANITIZERS;
+    cml_sanitize_job *jobs = calloc(most, sizeof *jobs), *again = calloc(most, sizeof *again);
+    if (!jobs || !again) {
+        free(jobs);
+        free(again);
         return skip_all(g, "out of memory");
+    }
     const double t0 = cml_now();
     g->sanitize_workers = cml_sanitize_workers();
+    int n = lab_jobs(g, bins, o, jobs);
     cml_sanitize_pool(jobs, n, g->sanitize_workers);
+    int m = take(g, jobs, n, again); /* an error in a lab's run: which task's is it? */
+    cml_sanitize_pool(again, m, g->sanitize_workers);
+    take(g, again, m, jobs);
     g->sanitize_s = cml_now() - t0;
-    g->sanitize_runs = n;
-    for (int j = 0, l = 0; l < g->nlabs; l++) /* the jobs lie in lab, task, tool order */
-        for (int i = 0; i < g->labs[l].ntasks; i++) {
-            for (int k = 0; k < CML_SANITIZERS; k++)
-                if (j < n && jobs[j].t == g->labs[l].tasks[i].spec && jobs[j].tool == k)
-                    g->labs[l].tasks[i].sanitizers[k] = jobs[j++].out;
-            apply(&g->labs[l].tasks[i]);
-        }
+    g->sanitize_runs = n + m;
     free(jobs);
+    free(again);
+    for (int l = 0; l < g->nlabs; l++)
+        for (int i = 0; i < g->labs[l].ntasks; i++)
+            apply(&g->labs[l].tasks[i]);
     rescore(g);
     g->sanitize_phase = CML_SANITIZE_DONE;
     if (o->progress)
-        fprintf(o->progress, "sanitizers: %d runs in %.1f s (%d at a time)\n", n, g->sanitize_s,
-                g->sanitize_workers);
+        fprintf(o->progress, "sanitizers: %d runs in %.1f s (%d at a time%s)\n", n + m,
+                g->sanitize_s, g->sanitize_workers, m ? ", some again task by task" : "");
 }

@@ -1,5 +1,6 @@
-/* compute-sanitizer on a solved task (sanitize_run.c): one job per task and tool, on the task's
- * small untimed cases, run through cml_tool_run (tool_run.h: the lab confined again by
+/* compute-sanitizer on solved tasks (sanitize_run.c): a job is one tool on the small untimed
+ * cases of one or more tasks of a lab (one process: each run pays the tool's and CUDA's start),
+ * run through cml_tool_run (tool_run.h: the lab confined again by
  * cml-confine, the verdict read from the tool's own log). Jobs run concurrently in a pool, in one
  * phase after every lab's timed runs (grade_sanitize.c): they share the GPU, so none may run
  * while anything is timed. */
@@ -15,16 +16,19 @@
                                          has one this small: racecheck costs ~2300x a kernel */
 #define CML_SANITIZE_ERROR_EXIT "99"  /* --error-exitcode: without it the tool exits 0 on errors */
 
-/* One run of one tool on one task. */
+/* One run of one tool on the cases of some tasks of one lab. */
 typedef struct {
     const char *bin;       /* the student's lab binary (copied into a fresh run folder) */
-    const cml_task_spec *t;
+    const cml_task_spec *tasks[CML_MAX_TASKS]; /* whose cases it runs, in this order */
+    int ntasks;
     int tool;              /* 0 .. CML_SANITIZERS - 1 (cml_sanitizer_name) */
     uint64_t seed;
     const char *work_dir;  /* where run folders are made */
     double timeout_s;      /* one run of the lab binary; the tool gets 3x (tool_run.c) */
     cml_tech_result out;   /* PASSED, FAILED ("memcheck: <first error> at file.cu:23 in k"),
                               or NOT_CHECKED when the tool is missing or failed on its own */
+    int split;             /* with several tasks: the verdict may be one task's doing (an error,
+                              or the tool or lab failing), so run them again one by one */
     double wall_s;
 } cml_sanitize_job;
 
@@ -35,7 +39,8 @@ typedef struct {
 int cml_sanitize_cases(const cml_task_spec *t, char cases[][200], int max);
 
 /* Runs job j: `compute-sanitizer --tool T --error-exitcode 99 ./lab --seed S --no-output
- * --case ...`. Thread-safe: the pool calls it from its workers. */
+ * --case ...` with every case of its tasks (at most CML_MAX_CASES: the caller groups tasks so
+ * that they fit). Thread-safe: the pool calls it from its workers. */
 void cml_sanitize_job_run(cml_sanitize_job *j);
 
 /* Runs jobs[0..n-1] on `workers` threads at once (1: one after another). */

@@ -53,6 +53,7 @@ int cml_sanitize_cases(const cml_task_spec *t, char cases[][200], int max)
  * failure: not checked. */
 static void judge(cml_sanitize_job *j, const cml_proc_result *r, int ncases)
 {
+    j->split = j->ntasks > 1 && r->exit_code != 0;
     const char *tool = cml_sanitizer_name(j->tool);
     char text[300];
     if (r->exit_code == atoi(CML_SANITIZE_ERROR_EXIT)) {
@@ -76,10 +77,12 @@ void cml_sanitize_job_run(cml_sanitize_job *j)
     char cs[CML_PATH], seed[32], cases[CML_MAX_CASES][200];
     char *argv[12 + 2 * CML_MAX_CASES];
     double t0 = cml_now();
-    int a = 0;
+    int a = 0, n = 0;
     memset(&j->out, 0, sizeof j->out);
     j->out.state = CML_TECH_NOT_CHECKED;
-    int n = cml_sanitize_cases(j->t, cases, CML_MAX_CASES);
+    j->split = 0;
+    for (int i = 0; i < j->ntasks; i++)
+        n += cml_sanitize_cases(j->tasks[i], cases + n, CML_MAX_CASES - n);
     if (cml_find_tool("CML_SANITIZER", "compute-sanitizer", cs, sizeof cs) != 0) {
         snprintf(j->out.detail, sizeof j->out.detail, "not checked (compute-sanitizer not found)");
         return;
@@ -103,6 +106,8 @@ void cml_sanitize_job_run(cml_sanitize_job *j)
     if (cml_tool_run(argv, "--log-file", &env, "compute-sanitizer", &r, j->out.detail,
                      sizeof j->out.detail) == 0)
         judge(j, &r, n);
+    else
+        j->split = j->ntasks > 1; /* a timeout may be one task's doing */
     cml_proc_result_free(&r);
     j->wall_s = cml_now() - t0;
 }
