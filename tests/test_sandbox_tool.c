@@ -71,7 +71,8 @@ static void teardown(void)
 /* Run memcheck with `attack` against `targets` in the lab; the job's verdict. */
 static cml_tech_result sanitize_with(const char *attack, const char *targets)
 {
-    cml_sanitize_job j = { .bin = test_path("build/fake_lab"), .tasks = { &spec.tasks[0] },
+    cml_sanitize_job j = { .lab = &spec, .bin = test_path("build/fake_lab"),
+                           .tasks = { &spec.tasks[0] },
                            .ntasks = 1, .tool = 0, .seed = 7, .work_dir = dir,
                            .timeout_s = 10 };
     if (attack) {

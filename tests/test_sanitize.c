@@ -17,9 +17,10 @@
 #include "suites.h"
 #include "util.h"
 
-/* FAKE_CS: clean (default), error (memcheck finds a write past the end in FAKE_CS_TASK),
- * broken (fails for its own reasons); FAKE_CS_SLEEP: seconds per run. Each run appends
- * "<start time> <its arguments>" to $FAKE_CS_LOG. */
+/* FAKE_CS: clean (default), error (memcheck finds a write past the end in FAKE_CS_TASK, in the
+ * student's fake.cu), harness (the same in harness.cu), broken (fails for its own reasons);
+ * FAKE_CS_SLEEP: seconds per run. Each run appends "<start time> <its arguments>" to
+ * $FAKE_CS_LOG. */
 static const char CS[] =
     "#!/bin/sh\n[ \"$1\" = --log-file ] && { exec > \"$2\"; shift 2; }\n"
     "echo \"$(date +%s.%N) $*\" >> \"$FAKE_CS_LOG\"\n"
@@ -27,13 +28,14 @@ static const char CS[] =
     "echo '========= COMPUTE-SANITIZER'\n"
     "[ \"$FAKE_CS\" = broken ] && { echo '========= Error: Target application terminated "
     "before first instrumented API call'; exit 1; }\n"
-    "case \"$FAKE_CS $*\" in \"error --tool memcheck \"*\"--case $FAKE_CS_TASK,\"*)\n"
+    "clean() { echo '========= ERROR SUMMARY: 0 errors'; exit 0; }\n"
+    "case \"$FAKE_CS\" in error) f=fake.cu;; harness) f=harness.cu;; *) clean;; esac\n"
+    "case \"$*\" in *\"--tool memcheck \"*\"--case $FAKE_CS_TASK,\"*) ;; *) clean;; esac\n"
     "echo '========= Invalid __global__ write of size 4 bytes'\n"
-    "echo '=========     at copyCoalesced(const float *, float *, unsigned long)+0x90 in "
-    "/tmp/cml-runs-1/run-2/coalescing.cu:23'\n"
+    "echo \"=========     at copyCoalesced(const float *, float *, unsigned long)+0x90 in "
+    "/tmp/cml-runs-1/run-2/$f:23\"\n"
     "echo '=========     by thread (8,0,0) in block (3,0,0)'\n"
-    "echo '========= ERROR SUMMARY: 1 error'; exit 99;;\nesac\n"
-    "echo '========= ERROR SUMMARY: 0 errors'\nexit 0\n";
+    "echo '========= ERROR SUMMARY: 1 error'\nexit 99\n";
 
 static char root[64], tools[64], out[CML_PATH], cs_log[CML_PATH];
 static cml_grading *g;
@@ -98,7 +100,7 @@ START_TEST(sanitizer_error_costs_the_task_its_correctness_points)
     const cml_task_result *r = task(0, "1.1");
     ck_assert_msg(r->status == CML_STATUS_SANITIZER && r->score == 0 && r->max_score == 10 &&
                   strstr(r->detail, "memcheck: Invalid __global__ write of size 4 bytes at "
-                                    "coalescing.cu:23 in copyCoalesced"),
+                                    "fake.cu:23 in copyCoalesced"),
                   "%s %g/%g: %s", cml_status_name(r->status), r->score, r->max_score, r->detail);
 }
 END_TEST
@@ -114,16 +116,30 @@ START_TEST(sanitizer_error_in_a_lab_run_costs_only_its_task)
 }
 END_TEST
 
+/* The harness is not the student's: an error located there costs nothing. */
+START_TEST(sanitizer_error_in_the_harness_costs_nothing)
+{
+    setenv("FAKE_CS", "harness", 1);
+    setenv("FAKE_CS_TASK", "1.1", 1);
+    grade(NULL);
+    const cml_tech_result *s = &task(0, "1.1")->sanitizers[0];
+    ck_assert_msg(g->score == g->max_score && s->state == CML_TECH_NOT_CHECKED &&
+                  strstr(s->detail, "in no student file: Invalid __global__ write of size 4 "
+                                    "bytes at harness.cu:23"), "%g/%g: %s", g->score,
+                  g->max_score, s->detail);
+}
+END_TEST
+
 START_TEST(summary_names_the_sanitizer_status)
 {
     test_summary_line lines[8];
     setenv("FAKE_CS", "error", 1);
-    setenv("FAKE_CS_TASK", "2.2", 1);
+    setenv("FAKE_CS_TASK", "1.3", 1);
     grade(NULL);
     int n = test_read_summary(out, lines, 8);
-    const test_summary_line *l = test_summary_find(lines, n, "02_fake", "2.2");
+    const test_summary_line *l = test_summary_find(lines, n, "01_fake", "1.3");
     ck_assert_msg(l && strcmp(l->status, "sanitizer") == 0 && l->score == 0, "%s",
-                  l ? l->status : "no line for 2.2");
+                  l ? l->status : "no line for 1.3");
 }
 END_TEST
 
@@ -259,6 +275,7 @@ TCase *sanitize_grading_tcase(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, sanitizer_error_costs_the_task_its_correctness_points);
     tcase_add_test(tc, sanitizer_error_in_a_lab_run_costs_only_its_task);
+    tcase_add_test(tc, sanitizer_error_in_the_harness_costs_nothing);
     tcase_add_test(tc, summary_names_the_sanitizer_status);
     tcase_add_test(tc, clean_sanitizers_keep_full_marks);
     tcase_add_test(tc, sanitizer_failing_on_its_own_is_not_checked);

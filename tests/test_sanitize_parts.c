@@ -85,6 +85,8 @@ START_TEST(sanitize_case_names_the_cases)
 }
 END_TEST
 
+static const char *const FILES[] = { "float4.cu", "transpose.cu" };
+
 START_TEST(memcheck_message_names_file_line_and_kernel)
 {
     char line[300];
@@ -93,7 +95,7 @@ START_TEST(memcheck_message_names_file_line_and_kernel)
                          "=========     at copyVector4(const float4 *, float4 *, int)+0x70 in "
                          "/tmp/cml-runs-ab/lab-cd/float4.cu:41\n"
                          "=========     by thread (31,0,0) in block (0,0,0)\n"
-                         "========= ERROR SUMMARY: 1 error\n", line, sizeof line);
+                         "========= ERROR SUMMARY: 1 error\n", FILES, 2, line, sizeof line);
     ck_assert_str_eq(line, "Invalid __global__ read of size 16 bytes at float4.cu:41 in "
                            "copyVector4");
 }
@@ -108,10 +110,25 @@ START_TEST(racecheck_message_names_both_accesses)
                          "/x/transpose.cu:30\n"
                          "=========     and Read access at transposeCoalesced(float *, const "
                          "float *, int, int)+0x2a0 in /x/transpose.cu:36 [4096 hazards]\n"
-                         "========= RACECHECK SUMMARY: 1 hazard displayed\n", line, sizeof line);
+                         "========= RACECHECK SUMMARY: 1 hazard displayed\n", FILES, 2, line,
+                         sizeof line);
     ck_assert_str_eq(line, "Error: Race reported between Write access at transpose.cu:30 in "
                            "transposeCoalesced and Read access at transpose.cu:36 in "
                            "transposeCoalesced [4096 hazards]");
+}
+END_TEST
+
+/* The harness's own error comes first in the log; the student's is the one reported. */
+START_TEST(error_in_a_student_file_is_chosen_over_the_harness)
+{
+    char line[300];
+    int theirs = cml_sanitizer_errors("========= Invalid __global__ read of size 4 bytes\n"
+                                      "=========     at fillRandom(float *)+0x10 in harness.cu:9\n"
+                                      "========= Invalid __global__ write of size 4 bytes\n"
+                                      "=========     at copyVector4(float *)+0x20 in float4.cu:7\n",
+                                      FILES, 2, line, sizeof line);
+    ck_assert_msg(theirs && strcmp(line, "Invalid __global__ write of size 4 bytes at float4.cu:7 "
+                                         "in copyVector4") == 0, "%d: %s", theirs, line);
 }
 END_TEST
 
@@ -129,6 +146,7 @@ Suite *sanitize_suite(void)
     tcase_add_test(parts, sanitize_case_names_the_cases);
     tcase_add_test(parts, memcheck_message_names_file_line_and_kernel);
     tcase_add_test(parts, racecheck_message_names_both_accesses);
+    tcase_add_test(parts, error_in_a_student_file_is_chosen_over_the_harness);
     suite_add_tcase(s, parts);
     suite_add_tcase(s, sanitize_grading_tcase());
     return s;

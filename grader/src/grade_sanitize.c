@@ -106,7 +106,8 @@ static int lab_jobs(const cml_grading *g, const char *const bins[], const cml_ru
                 if (c == 0 && !waits(r, k))
                     continue;
                 if (used + c > CML_MAX_CASES) {
-                    jobs[n++] = (cml_sanitize_job){ .bin = bins[l], .tool = k, .seed = o->seed,
+                    jobs[n++] = (cml_sanitize_job){ .lab = g->labs[l].spec, .bin = bins[l],
+                                                    .tool = k, .seed = o->seed,
                                                     .work_dir = o->work_dir,
                                                     .timeout_s = g->labs[l].spec->timeout_s };
                     used = 0;

@@ -18,6 +18,7 @@
 
 /* One run of one tool on the cases of some tasks of one lab. */
 typedef struct {
+    const cml_lab_spec *lab; /* its student files: only an error located in one costs points */
     const char *bin;       /* the student's lab binary (copied into a fresh run folder) */
     const cml_task_spec *tasks[CML_MAX_TASKS]; /* whose cases it runs, in this order */
     int ntasks;
@@ -50,8 +51,11 @@ void cml_sanitize_pool(cml_sanitize_job *jobs, int n, int workers);
  * least 1 and at most 8 (H100, 16 cores: 28 runs one after another ~65 s, 8 at a time 17.4 s). */
 int cml_sanitize_workers(void);
 
-/* The first error of a compute-sanitizer log as one line, its location tidied: "Invalid
- * __global__ write of size 4 bytes at coalescing.cu:23 in copyCoalesced"; "" when none. */
-void cml_sanitizer_errors(const char *log, char *buf, size_t len);
+/* The first error of a compute-sanitizer log located in one of `files` (the lab's student
+ * files), as one line with its location tidied: "Invalid __global__ write of size 4 bytes at
+ * coalescing.cu:23 in copyCoalesced"; 1. When no error lies in those files, the log's first
+ * error ("" when none) and 0: an error in the harness is not the student's, and costs nothing. */
+int cml_sanitizer_errors(const char *log, const char *const *files, int nfiles, char *buf,
+                         size_t len);
 
 #endif /* CML_SANITIZE_H */

@@ -41,24 +41,10 @@ static int located(const char *s)
     return colon && colon[1] >= '0' && colon[1] <= '9';
 }
 
-/* Contract in sanitize.h. */
-void cml_sanitizer_errors(const char *log, char *buf, size_t len)
+/* One error's message from its lines (header first, then its indented detail lines) into buf. */
+static void message(char lines[][LINE], int n, char *buf, size_t len)
 {
-    char lines[4][LINE], part[LINE];
-    int n = 0;
-    for (const char *p = log; p && *p && n < 4; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-        size_t all = strcspn(p, "\r\n");
-        const char *s = p + strspn(p, "= ");
-        if (strncmp(p, "=========", 9) != 0 || s >= p + all)
-            continue;
-        size_t m = all - (size_t)(s - p);
-        if ((n == 0 && memmem(s, m, "COMPUTE-SANITIZER", 17)) || memmem(s, m, "ERROR SUMMARY", 13))
-            continue;
-        snprintf(lines[n++], LINE, "%.*s", (int)(m < LINE - 1 ? m : LINE - 1), s);
-    }
-    buf[0] = '\0';
-    if (n == 0)
-        return;
+    char part[LINE];
     tidy(lines[0], buf, len);
     for (int i = 1; i < n; i++) { /* where it happened, and racecheck's other access */
         int where = !located(lines[0]) && strncmp(lines[i], "at ", 3) == 0;
@@ -70,4 +56,53 @@ void cml_sanitizer_errors(const char *log, char *buf, size_t len)
         if (where)
             break;
     }
+}
+
+/* Whether msg's first location ("at <file>:<line> in") names one of the files. */
+static int in_files(const char *msg, const char *const *files, int nfiles)
+{
+    for (const char *at = strstr(msg, " at "); at; at = strstr(at + 1, " at ")) {
+        const char *colon = strchr(at + 4, ':');
+        size_t n = colon ? (size_t)(colon - (at + 4)) : 0;
+        for (int f = 0; n && colon[1] >= '0' && colon[1] <= '9' && f < nfiles; f++)
+            if (strlen(files[f]) == n && strncmp(at + 4, files[f], n) == 0)
+                return 1;
+    }
+    return 0;
+}
+
+/* Contract in sanitize.h. An error's header is "========= X" (one space), its details are
+ * indented ("=========     at ..."). */
+int cml_sanitizer_errors(const char *log, const char *const *files, int nfiles, char *buf,
+                         size_t len)
+{
+    char lines[4][LINE], msg[LINE];
+    int n = 0;
+    buf[0] = '\0';
+    for (const char *p = log; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        size_t all = strcspn(p, "\r\n");
+        const char *s = p + strspn(p, "= ");
+        int header = strncmp(p, "========= ", 10) == 0 && p[10] != ' ';
+        if (strncmp(p, "=========", 9) != 0 || s >= p + all)
+            continue;
+        size_t m = all - (size_t)(s - p);
+        if (header && n > 0) { /* the error before this one is complete */
+            message(lines, n, msg, sizeof msg);
+            if (!buf[0])
+                snprintf(buf, len, "%s", msg);
+            if (in_files(msg, files, nfiles))
+                return snprintf(buf, len, "%s", msg), 1;
+            n = 0;
+        }
+        if (header && (memmem(s, m, "COMPUTE-SANITIZER", 17) || memmem(s, m, "SUMMARY", 7)))
+            continue;
+        if ((header || n > 0) && n < 4)
+            snprintf(lines[n++], LINE, "%.*s", (int)(m < LINE - 1 ? m : LINE - 1), s);
+    }
+    if (n == 0)
+        return 0;
+    message(lines, n, msg, sizeof msg);
+    if (!buf[0])
+        snprintf(buf, len, "%s", msg);
+    return in_files(msg, files, nfiles) ? (snprintf(buf, len, "%s", msg), 1) : 0;
 }

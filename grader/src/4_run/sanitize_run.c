@@ -48,19 +48,25 @@ int cml_sanitize_cases(const cml_task_spec *t, char cases[][200], int max)
     return n;
 }
 
-/* The verdict of a run that ended on its own: exit 99 is an error the tool found (the lab
- * exiting 99 itself only harms itself), 0 none, anything else the tool's or the lab's own
- * failure: not checked. */
+/* The verdict of a run that ended on its own: exit 99 with an error located in a student file
+ * is the student's (a lab exiting 99 itself and printing nothing gets nowhere); exit 99 with
+ * errors in the harness alone, or any status but 0 and 99, is the tool's or the harness's
+ * business: not checked. 0: no error. */
 static void judge(cml_sanitize_job *j, const cml_proc_result *r, int ncases)
 {
     j->split = j->ntasks > 1 && r->exit_code != 0;
     const char *tool = cml_sanitizer_name(j->tool);
     char text[300];
-    if (r->exit_code == atoi(CML_SANITIZE_ERROR_EXIT)) {
-        cml_sanitizer_errors(r->output, text, sizeof text);
+    const char *files[CML_MAX_FILES];
+    for (int i = 0; i < j->lab->nfiles && i < CML_MAX_FILES; i++)
+        files[i] = j->lab->files[i];
+    if (r->exit_code == atoi(CML_SANITIZE_ERROR_EXIT) &&
+        cml_sanitizer_errors(r->output, files, j->lab->nfiles, text, sizeof text)) {
         j->out.state = CML_TECH_FAILED;
-        snprintf(j->out.detail, sizeof j->out.detail, "%s: %s", tool,
-                 text[0] ? text : "exit status " CML_SANITIZE_ERROR_EXIT ", no message logged");
+        snprintf(j->out.detail, sizeof j->out.detail, "%s: %s", tool, text);
+    } else if (r->exit_code == atoi(CML_SANITIZE_ERROR_EXIT)) {
+        snprintf(j->out.detail, sizeof j->out.detail, "not checked (%s found an error in no "
+                 "student file: %.200s)", tool, text[0] ? text : "no message logged");
     } else if (r->exit_code == 0) {
         j->out.state = CML_TECH_PASSED;
         snprintf(j->out.detail, sizeof j->out.detail, "%s: no error in %d case(s)", tool, ncases);
