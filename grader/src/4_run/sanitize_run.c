@@ -69,7 +69,8 @@ static void judge(cml_sanitize_job *j, const cml_proc_result *r, int ncases)
                  "student file: %.200s)", tool, text[0] ? text : "no message logged");
     } else if (r->exit_code == 0) {
         j->out.state = CML_TECH_PASSED;
-        snprintf(j->out.detail, sizeof j->out.detail, "%s: no error in %d case(s)", tool, ncases);
+        snprintf(j->out.detail, sizeof j->out.detail, "%s: no error in %d case(s)%s", tool, ncases,
+                 j->ntasks > 1 ? " of the lab's run" : "");
     } else {
         cml_proc_tail(r, 150, text, sizeof text);
         snprintf(j->out.detail, sizeof j->out.detail, "not checked (compute-sanitizer exited "
