@@ -29,6 +29,7 @@ bench() {
     build/cml-grade grade --submission solutions --out "$out/solutions" --no-color \
         > "$out/grade-solutions.log" 2>&1
     printf 'cold grading of the solutions rc %d:\n' $?
+    grep -h '^sanitizers:' "$out/grade-solutions.log" # the sanitizer phase's wall time
     tail -n 2 "$out/grade-solutions.log"
     build/cml-grade grade --submission labs --out "$out/skeletons" --no-color \
         > "$out/grade-skeletons.log" 2>&1

@@ -18,6 +18,7 @@ int main(void)
     Suite *(*const suites[])(void) = { spec_suite, records_suite, verify_suite, score_suite,
                                        status_suite, claims_suite, report_suite, run_suite,
                                        pipeline_suite, build_suite, technique_suite,
+                                       sanitize_suite,
                                        planted_suite, link_suite, sandbox_suite, attacks_suite,
                                        variants_suite };
     SRunner *sr = srunner_create(NULL);

@@ -66,6 +66,19 @@ void test_write(const char *path, const char *text)
 }
 
 /* Contract in helpers.h. */
+void test_fake_tool(const char *dir, const char *name, const char *text, char *path)
+{
+    cml_fmt(path, CML_PATH, "%s/tool/bin", dir);
+    ck_assert(cml_mkdirs(path) == 0);
+    chmod(path, 0755);
+    cml_fmt(path, CML_PATH, "%s/tool", dir);
+    chmod(path, 0755);
+    cml_fmt(path, CML_PATH, "%s/tool/bin/%s", dir, name);
+    test_write(path, text);
+    chmod(path, 0755);
+}
+
+/* Contract in helpers.h. */
 int test_exec(char *const argv[], double timeout_s, char **output)
 {
     cml_proc_result r;

@@ -24,6 +24,10 @@ int test_spec_text(const char *text, cml_lab_spec *spec, char *path, char *err, 
 /* Write text to a file; aborts the test on failure. */
 void test_write(const char *path, const char *text);
 
+/* A fake tool: the script `text` as dir/tool/bin/<name>, executable, every folder on the way
+ * open to all (as root, a tool run drops to the lab's user); its path into path (CML_PATH). */
+void test_fake_tool(const char *dir, const char *name, const char *text, char *path);
+
 /* Run argv (in the sandbox, up to timeout_s) and return its exit status, or -1 when it did
  * not exit normally; its output goes to *output when non-NULL (free it). */
 int test_exec(char *const argv[], double timeout_s, char **output);

@@ -16,7 +16,8 @@ Suite *report_suite(void);  /* tests/test_report.c: terminal, JSON, Gradescope, 
 Suite *run_suite(void);      /* tests/test_run.c: the sandbox */
 Suite *pipeline_suite(void); /* tests/test_pipeline.c: the whole pipeline on fake lab binaries */
 Suite *build_suite(void);    /* tests/test_build.c: every skeleton and solution compiles */
-Suite *technique_suite(void); /* tests/test_technique.c: technique checks, fake ncu/sanitizer */
+Suite *technique_suite(void); /* tests/test_technique.c: technique checks, fake ncu */
+Suite *sanitize_suite(void);  /* tests/test_sanitize*.c: compute-sanitizer on solved tasks */
 Suite *planted_suite(void);   /* tests/test_planted.c: planted bugs as patches on the solutions */
 Suite *link_suite(void);      /* tests/test_link.c: link rules on attacks and correct code */
 Suite *sandbox_suite(void);   /* tests/test_sandbox.c: attacks on the sandbox, and unconfined */

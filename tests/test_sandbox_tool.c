@@ -18,11 +18,11 @@
 #include "sandbox.h"
 #include "spec.h"
 #include "suites.h"
-#include "technique.h"
+#include "sanitize.h"
 #include "util.h"
 
 #define SPEC "lab 01_x\nfiles k.cu\ntask 1.1\ncheck copy\npoints 6\ncase n=1000\n" \
-             "case n=4096 time\nsanitize memcheck\ntechnique 4\n"
+             "case n=4096 time\n"
 
 /* Like compute-sanitizer: skips its own options, runs the rest, reports, keeps its rights. */
 static const char TOOL[] =
@@ -35,7 +35,6 @@ static const char TOOL[] =
 
 static char dir[64], other[64], log_path[CML_PATH], victim[CML_PATH];
 static cml_lab_spec spec;
-static cml_technique_env env;
 
 static void setup(void)
 {
@@ -46,14 +45,7 @@ static void setup(void)
     cml_fmt(victim, sizeof victim, "%s/summary.tsv", other);
     test_write(victim, "01_x\t1.1\tpassed\t6\t6\n");
     chmod(victim, 0666);
-    cml_fmt(path, sizeof path, "%s/tool/bin", dir);
-    ck_assert(cml_mkdirs(path) == 0);
-    chmod(path, 0755);
-    cml_fmt(path, sizeof path, "%s/tool", dir);
-    chmod(path, 0755);
-    cml_fmt(path, sizeof path, "%s/tool/bin/compute-sanitizer", dir);
-    test_write(path, TOOL);
-    chmod(path, 0755);
+    test_fake_tool(dir, "compute-sanitizer", TOOL, path);
     setenv("CML_SANITIZER", path, 1);
     cml_fmt(log_path, sizeof log_path, "%s/attack.log", other); /* the tool may write /tmp */
     setenv("FAKE_TOOL_LOG", log_path, 1);
@@ -62,7 +54,6 @@ static void setup(void)
     ck_assert_msg(cml_spec_load(path, &spec, err, sizeof err) == 0, "%s", err);
     const char *protect[] = { test_root() };
     cml_sandbox_protect(protect, 1);
-    env = (cml_technique_env){ NULL, NULL, test_path("build/fake_lab"), 90, 7, dir, 10 };
     unsetenv("CML_SANDBOX");
     unsetenv("CML_SANDBOX_RELAX");
 }
@@ -77,17 +68,19 @@ static void teardown(void)
         unsetenv(vars[i]);
 }
 
-/* Run the sanitize check with `attack` against `targets` in the lab; the check's result. */
+/* Run memcheck with `attack` against `targets` in the lab; the job's verdict. */
 static cml_tech_result sanitize_with(const char *attack, const char *targets)
 {
-    cml_tech_result out;
-    memset(&out, 0, sizeof out);
+    cml_sanitize_job j = { .lab = &spec, .bin = test_path("build/fake_lab"),
+                           .tasks = { &spec.tasks[0] },
+                           .ntasks = 1, .tool = 0, .seed = 7, .work_dir = dir,
+                           .timeout_s = 10 };
     if (attack) {
         setenv("FAKE_ATTACK_ALWAYS", attack, 1);
         setenv("FAKE_TARGETS", targets, 1);
     }
-    cml_tech_sanitize(&spec.tasks[0].tech[0], &spec.tasks[0], &env, &out);
-    return out;
+    cml_sanitize_job_run(&j);
+    return j.out;
 }
 
 /* The errno the lab's one attempt ended with, from the log the tool copied out (-1: none). */

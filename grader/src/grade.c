@@ -1,6 +1,7 @@
 /* Grade a submission: probe, stage and build every selected lab (student and reference, all in
  * parallel), then run the labs one after another (one GPU) and rewrite the reports after each,
- * so an interrupted grading keeps what it finished. */
+ * so an interrupted grading keeps what it finished; then compute-sanitizer on every solved task
+ * at once (grade_sanitize.c), once nothing is timed any more, and the reports again. */
 #include "grade.h"
 #include "linkrules.h"
 #include "build.h"
@@ -253,6 +254,7 @@ static void finish_lab(const cml_grade_opts *o, const cml_lab_spec *spec, lab_bu
         grade_built(spec, b, &lro, r);
     else
         compiled_only(spec, b, g, r);
+    cml_sanitize_mark(r);
     g->nlabs++;
     g->score += r->score;
     g->max_score += r->max_score;
@@ -260,12 +262,28 @@ static void finish_lab(const cml_grade_opts *o, const cml_lab_spec *spec, lab_bu
     if (cml_write_reports(o->out_dir, g) < 0 && o->progress)
         fprintf(o->progress, "[%s] warning: could not write the reports into %s: is it "
                 "writable?\n", spec->lab, o->out_dir);
-    if (!o->keep) {
-        if (b->student.dir[0]) cml_rmtree(b->student.dir);
-        if (b->reference.dir[0]) cml_rmtree(b->reference.dir);
-    }
+    if (!o->keep && b->reference.dir[0]) /* the student's binary waits for the sanitizers */
+        cml_rmtree(b->reference.dir);
     cml_build_free(&b->student);
     cml_build_free(&b->reference);
+}
+
+/* After every lab's timed runs: the sanitizers on each lab's student binary, the reports
+ * again, then the student build folders go. */
+static void sanitize_all(const cml_grade_opts *o, lab_build *lb, const cml_run_opts *ro,
+                         cml_grading *g, double t0)
+{
+    const char *bins[CML_MAX_LABS];
+    for (int i = 0; i < g->nlabs; i++)
+        bins[i] = o->student_bin ? o->student_bin : lb[i].student.ok ? lb[i].student.bin : NULL;
+    cml_sanitize_phase(g, bins, ro);
+    g->wall_s = cml_now() - t0;
+    if (cml_write_reports(o->out_dir, g) < 0 && o->progress)
+        fprintf(o->progress, "warning: could not write the reports into %s: is it writable?\n",
+                o->out_dir);
+    for (int i = 0; !o->keep && i < g->nlabs; i++)
+        if (lb[i].student.dir[0])
+            cml_rmtree(lb[i].student.dir);
 }
 
 /* Contract in grade.h. */
@@ -313,6 +331,7 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
                         .progress = o->progress };
     for (int i = 0; i < nspecs; i++)
         finish_lab(o, &specs[i], &lb[i], &ro, g, t0);
+    sanitize_all(o, lb, &ro, g, t0);
     free(lb);
     if (!o->keep)
         rmdir(work); /* only when empty: a concurrent grading may share it */

@@ -70,6 +70,18 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
 /* Free what g's lab results own. */
 void cml_grading_free(cml_grading *g);
 
+/* grade_sanitize.c: compute-sanitizer after every lab's timed runs, one run per lab and tool
+ * (task by task again when a run with several tasks finds an error). cml_sanitize_mark, as a
+ * lab's result is filled: each task's tools "not run" and why (a case failed, off in its spec,
+ * or waiting for the phase: what the reports say when the grading ends before it).
+ * cml_sanitize_phase: every tool on every solved task, bins[l] being lab l's student binary
+ * (NULL: none), all at once in a pool; an error makes the task `sanitizer` with no points, a
+ * tool missing or failing on its own is "not checked". Rescores g; prints "sanitizers: N runs
+ * in X s" to o->progress. Without a GPU, or with CML_SANITIZE=off, nothing runs and the
+ * report says so. */
+void cml_sanitize_mark(cml_lab_result *lab);
+void cml_sanitize_phase(cml_grading *g, const char *const bins[], const cml_run_opts *o);
+
 /* Write record.json, results.json and summary.tsv for g into out_dir. 0 on success. */
 int cml_write_reports(const char *out_dir, const cml_grading *g);
 

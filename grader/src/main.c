@@ -38,6 +38,8 @@ static const char USAGE[] =
     "  --root DIR        the repository (default: the folder above this program's folder)\n"
     "  --no-color        no colour even on a terminal\n"
     "  --keep            keep build folders and outputs under OUT/work\n"
+    "        After every lab, compute-sanitizer checks each solved task (an error costs it its\n"
+    "        points): CML_SANITIZE_JOBS=N runs N at a time, CML_SANITIZE=off skips them.\n"
     "bench   build the reference solutions and print their bandwidth tables on this GPU\n";
 
 typedef struct {

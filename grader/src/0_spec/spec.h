@@ -1,4 +1,5 @@
-/* The grading spec reader (spec.c, spec_task.c, spec_technique.c): a lab's spec file into a
+/* The grading spec reader (spec.c, spec_task.c, spec_technique.c,
+ * spec_sanitize.c): a lab's spec file into a
  * cml_lab_spec. Format in docs/ARCHITECTURE.md, "The grading spec".
  * Depends on cml.h (the spec types). spec_parse.h, the reader's internals, builds on it. */
 #ifndef CML_SPEC_H
@@ -16,6 +17,9 @@ int cml_spec_load(const char *path, cml_lab_spec *out, char *err, size_t errlen)
  * every size it will be graded on, and a re-grade with the same seed draws the same ones.
  * Call once per loaded spec. 0, or -1 with why in err (no valid case in 64 draws). */
 int cml_spec_draw(cml_lab_spec *s, uint64_t seed, char *err, size_t errlen);
+/* compute-sanitizer's tool k (0 .. CML_SANITIZERS - 1): "memcheck", "racecheck", "synccheck",
+ * "initcheck"; "?" outside. */
+const char *cml_sanitizer_name(int k);
 /* The task whose id is `id`, or NULL. */
 const cml_task_spec *cml_spec_task(const cml_lab_spec *s, const char *id);
 

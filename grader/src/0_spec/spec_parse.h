@@ -53,8 +53,11 @@ int spec_sass(spec_parser *p, char *args);
 int spec_forbid(spec_parser *p, char *args);
 int spec_ncu(spec_parser *p, char *args);
 int spec_ncu_case(spec_parser *p, char *args);
-int spec_sanitize(spec_parser *p, char *args);
 int spec_technique(spec_parser *p, char *args);
 int spec_close_technique(spec_parser *p);
+
+/* compute-sanitizer's directives (spec_sanitize.c): which tools, and on which cases. */
+int spec_sanitize(spec_parser *p, char *args);
+int spec_sanitize_case(spec_parser *p, char *args);
 
 #endif /* CML_SPEC_PARSE_H */

@@ -1,13 +1,11 @@
 /* spec, technique directives: checks that prove how a task was solved (PTX/SASS patterns,
- * forbidden calls in a source file, Nsight Compute counters, compute-sanitizer) and the points
- * they are worth. Each pattern is compiled here, so a bad regex is a spec error, never a
+ * forbidden calls in a source file, Nsight Compute counters) and the points they are worth.
+ * compute-sanitizer is no technique check: it runs on every solved task (spec_sanitize.c). Each pattern is compiled here, so a bad regex is a spec error, never a
  * silently failing check. Syntax in docs/ARCHITECTURE.md. */
 #include "spec_parse.h"
 
 #include <regex.h>
 #include <string.h>
-
-static const char *const SANITIZER_TOOLS[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
 
 /* A new check of `kind` in the open task, or NULL (with p->err) when the task is full. */
 static cml_tech_spec *new_check(spec_parser *p, enum cml_tech_kind kind, const char *name)
@@ -143,28 +141,6 @@ int spec_ncu_case(spec_parser *p, char *args)
     return 0;
 }
 
-/* `sanitize <tool>[,<tool>...]`: one check per tool. */
-int spec_sanitize(spec_parser *p, char *args)
-{
-    char *list = spec_word(&args), *tool, *save = NULL;
-    if (!list || spec_word(&args))
-        return spec_fail(p, "'sanitize' takes tools separated by commas, e.g. memcheck,racecheck");
-    for (tool = strtok_r(list, ",", &save); tool; tool = strtok_r(NULL, ",", &save)) {
-        int known = 0;
-        for (size_t i = 0; i < sizeof SANITIZER_TOOLS / sizeof SANITIZER_TOOLS[0]; i++)
-            known |= strcmp(tool, SANITIZER_TOOLS[i]) == 0;
-        if (!known)
-            return spec_fail(p, "'sanitize': unknown tool '%s' (known: memcheck, racecheck, "
-                             "synccheck, initcheck)", tool);
-        cml_tech_spec *c = new_check(p, CML_TECH_SANITIZE, "sanitize");
-        if (!c)
-            return -1;
-        snprintf(c->pattern, sizeof c->pattern, "%s", tool);
-        snprintf(c->what, sizeof c->what, "compute-sanitizer --tool %s finds no error", tool);
-    }
-    return 0;
-}
-
 /* `technique <points>` */
 int spec_technique(spec_parser *p, char *args)
 {
@@ -184,6 +160,6 @@ int spec_close_technique(spec_parser *p)
         return spec_fail(p, "task %s has technique checks but no 'technique <points>'", t->id);
     if (p->has_technique && t->ntech == 0)
         return spec_fail(p, "task %s has 'technique' points but no check (ptx, sass, forbid, "
-                         "ncu, sanitize)", t->id);
+                         "ncu)", t->id);
     return 0;
 }

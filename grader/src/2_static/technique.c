@@ -15,7 +15,7 @@
 
 const char *cml_tech_kind_name(enum cml_tech_kind k)
 {
-    static const char *const NAMES[] = {"ptx", "sass", "forbid", "ncu", "sanitize"};
+    static const char *const NAMES[] = {"ptx", "sass", "forbid", "ncu"};
     return (unsigned)k < sizeof NAMES / sizeof NAMES[0] ? NAMES[k] : "?";
 }
 
@@ -232,10 +232,8 @@ void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
                 out->state = CML_TECH_NOT_CHECKED;
         else if (!solved)
             snprintf(out->detail, sizeof out->detail, "not run: a case of the task failed");
-        else if (c->kind == CML_TECH_NCU)
-            cml_tech_ncu(c, t, env, out);
         else
-            cml_tech_sanitize(c, t, env, out);
+            cml_tech_ncu(c, t, env, out);
     }
     cml_tech_ncu_forget();
     int bad = first_failed(t, r);

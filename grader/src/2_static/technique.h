@@ -1,6 +1,7 @@
 /* Technique checks: after a task is scored, prove how it was solved. ptx and forbid need no GPU
- * (the PTX and source the build kept, evidence.h); sass needs cuobjdump; ncu and sanitize
- * run the student's lab binary under Nsight Compute or compute-sanitizer. What the grader's
+ * (the PTX and source the build kept, evidence.h); sass needs cuobjdump; ncu runs the
+ * student's lab binary under Nsight Compute (compute-sanitizer is not a technique check: it
+ * runs on every solved task, sanitize.h). What the grader's
  * environment cannot check (no GPU, tool missing, no permission) is "not checked" and awarded:
  * a student never loses points for the machine that grades them. */
 #ifndef CML_TECHNIQUE_H
@@ -17,7 +18,8 @@ typedef struct {
     const char *ev_dir;    /* the build's evidence folder (evidence.h): sources, PTX, SASS.
                               NULL: none (test binaries), ptx/sass/forbid not checked */
     const char *ev_digest; /* its digest when collected: evidence that changed is refused */
-    const char *bin;      /* the student's lab binary for ncu and sanitize; NULL: no GPU */
+    const char *bin;      /* the student's lab binary for ncu (and the sanitizers, sanitize.h);
+                             NULL: no GPU */
     int cc;               /* compute capability the PTX and cubins are built for */
     uint64_t seed;
     const char *work_dir; /* where the tools run */
@@ -26,12 +28,12 @@ typedef struct {
 
 /* Run task t's checks into r->tech[], then, when every case passed (status passed or slow),
  * award t->technique_points if every check passed or was not checked, else set status
- * "technique" and say in the detail which check failed and what it proves. ncu and sanitize
- * run only when every case passed. Other statuses (wrong, no-gpu, ...) keep their score 0. */
+ * "technique" and say in the detail which check failed and what it proves. ncu runs only
+ * when every case passed. Other statuses (wrong, no-gpu, ...) keep their score 0. */
 void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
                         const cml_technique_env *env, cml_task_result *r);
 
-/* "ptx", "sass", "forbid", "ncu", "sanitize"; and "passed", "FAILED", "not checked",
+/* "ptx", "sass", "forbid", "ncu"; and "passed", "FAILED", "not checked",
  * "not run" for a state. */
 const char *cml_tech_kind_name(enum cml_tech_kind k);
 const char *cml_tech_state_name(enum cml_tech_state s);
@@ -79,7 +81,5 @@ int cml_find_tool(const char *env_var, const char *name, char *path, size_t len)
 void cml_tech_ncu_forget(void);
 void cml_tech_ncu(const cml_tech_spec *c, const cml_task_spec *t, const cml_technique_env *env,
                   cml_tech_result *out);
-void cml_tech_sanitize(const cml_tech_spec *c, const cml_task_spec *t,
-                       const cml_technique_env *env, cml_tech_result *out);
 
 #endif /* CML_TECHNIQUE_H */

@@ -8,8 +8,6 @@
 #include "stage.h"
 
 #include <dirent.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,37 +252,15 @@ int cml_build_lab(cml_build *b)
     return b->ok;
 }
 
-typedef struct {
-    cml_build *const *b;
-    int n;
-    atomic_int next;
-} build_queue;
-
-static void *build_worker(void *arg)
+static void build_one(void *b, int i)
 {
-    build_queue *q = arg;
-    int i;
-    while ((i = atomic_fetch_add(&q->next, 1)) < q->n)
-        cml_build_lab(q->b[i]);
-    return NULL;
+    cml_build_lab(((cml_build *const *)b)[i]);
 }
 
 /* Contract in build.h. */
 void cml_build_all(cml_build *const *b, int n, int max_parallel)
 {
-    build_queue q = { b, n, 0 };
-    int nthreads = max_parallel > 0 ? max_parallel : cml_ncpus();
-    if (nthreads > n)
-        nthreads = n;
-    pthread_t tid[64];
-    int started = 0;
-    for (int i = 0; i < nthreads && i < 64; i++)
-        if (pthread_create(&tid[started], NULL, build_worker, &q) == 0)
-            started++;
-    if (started == 0)
-        build_worker(&q); /* no threads: build one after another */
-    for (int i = 0; i < started; i++)
-        pthread_join(tid[i], NULL);
+    cml_parallel(n, max_parallel > 0 ? max_parallel : cml_ncpus(), build_one, (void *)b);
 }
 
 /* Contract in build.h. */

@@ -113,7 +113,7 @@ void cml_sandbox_describe(FILE *f)
     int found = confine_path(confine, sizeof confine) == 0 && access(confine, X_OK) == 0;
     fprintf(f, "  %-8s under ncu or compute-sanitizer the lab is confined again by cml-confine "
             "(%s): the tool's shell, /usr/bin, /opt and /tmp never reach it\n",
-            c->fs && found ? "yes" : "no", found ? confine : "NOT FOUND: ncu and sanitize checks say not checked");
+            c->fs && found ? "yes" : "no", found ? confine : "NOT FOUND: ncu checks and sanitizers say not checked");
     fprintf(f, c->missing[0] ? "Missing: %s\n" : "Every protection is enforced here.\n",
             c->missing);
 }

@@ -1,6 +1,6 @@
-/* Technique checks that run the student's lab binary: under Nsight Compute (ncu) to read a
- * counter, and under compute-sanitizer to find memory, race and synchronisation errors. Both run
- * in the sandbox with a timeout; whatever the grader's machine cannot do is "not checked". */
+/* The technique check that runs the student's lab binary: under Nsight Compute (ncu) to read a
+ * counter, in the sandbox with a timeout; whatever the grader's machine cannot do is "not
+ * checked". cml_find_tool serves compute-sanitizer too (sanitize_run.c). */
 #include "technique.h"
 #include "run.h"
 #include "tool_run.h"
@@ -208,71 +208,4 @@ void cml_tech_ncu(const cml_tech_spec *c, const cml_task_spec *t, const cml_tech
                  "launch%s (case %.100s)", c->metric, sum, sum <= c->max ? "<=" : "> limit",
                  c->max, rows, rows == 1 ? "" : "es", one);
     }
-}
-
-/* The first lines a sanitizer reported (its banner and summary left out), " | " between. */
-static void first_errors(const char *output, char *buf, size_t len)
-{
-    size_t used = 0;
-    int kept = 0;
-    buf[0] = '\0';
-    for (const char *p = output; p && *p && kept < 2;
-         p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-        size_t n = strcspn(p, "\r\n");
-        const char *s = p + strspn(p, "= ");
-        size_t m = n - (size_t)(s - p);
-        if (strncmp(p, "=========", 9) != 0 || s >= p + n || memmem(s, m, "COMPUTE-SANITIZER", 17)
-            || memmem(s, m, "ERROR SUMMARY", 13))
-            continue;
-        int w = snprintf(buf + used, len - used, "%s%.*s", kept ? " | " : "", (int)m, s);
-        used = w > 0 && used + (size_t)w < len ? used + (size_t)w : len - 1;
-        kept++;
-    }
-}
-
-/* Contract in technique.h. */
-void cml_tech_sanitize(const cml_tech_spec *c, const cml_task_spec *t,
-                       const cml_technique_env *env, cml_tech_result *out)
-{
-    char cs[CML_PATH], seed[32], cases[CML_MAX_CASES][200], errors[280];
-    char *argv[12 + 2 * CML_MAX_CASES];
-    int a = 0, n = 0;
-    out->state = CML_TECH_NOT_CHECKED;
-    if (cml_find_tool("CML_SANITIZER", "compute-sanitizer", cs, sizeof cs) != 0) {
-        snprintf(out->detail, sizeof out->detail, "not checked (compute-sanitizer not found)");
-        return;
-    }
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)env->seed);
-    const char *head[] = {cs, "--tool", c->pattern, "--error-exitcode", "99", "./lab",
-                          "--seed", seed, "--no-output"};
-    for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
-        argv[a++] = (char *)head[i];
-    for (int i = 0; i < t->ncases; i++)
-        if (!t->cases[i].timed) {
-            case_text(t, t->cases[i].text, cases[n], sizeof cases[n]);
-            argv[a++] = "--case";
-            argv[a++] = cases[n++];
-        }
-    argv[a] = NULL;
-    if (n == 0) {
-        snprintf(out->detail, sizeof out->detail, "not checked (every case is timed)");
-        return;
-    }
-    cml_proc_result r = {0};
-    if (cml_tool_run(argv, "--log-file", env, "compute-sanitizer", &r, out->detail,
-                     sizeof out->detail) == 0) {
-        if (r.exit_code == 99) {
-            first_errors(r.output, errors, sizeof errors);
-            out->state = CML_TECH_FAILED;
-            snprintf(out->detail, sizeof out->detail, "%s: %s", c->pattern, errors);
-        } else if (r.exit_code == 0) {
-            out->state = CML_TECH_PASSED;
-            snprintf(out->detail, sizeof out->detail, "%s: no error in %d case(s)", c->pattern, n);
-        } else {
-            cml_proc_tail(&r, 150, errors, sizeof errors);
-            snprintf(out->detail, sizeof out->detail, "not checked (compute-sanitizer exited "
-                     "with status %d: %.150s)", r.exit_code, errors);
-        }
-    }
-    cml_proc_result_free(&r);
 }

@@ -18,6 +18,7 @@ enum cml_status {
     CML_STATUS_TAMPERED,     /* the run wrote records no honest harness writes */
     CML_STATUS_BUILD_ERROR,  /* the student's side did not stage or build */
     CML_STATUS_NO_GPU,       /* compiled, not run: no GPU here */
+    CML_STATUS_SANITIZER,    /* every case passed, but compute-sanitizer found an error */
     CML_STATUS_COUNT
 };
 
@@ -36,7 +37,8 @@ enum cml_shade { CML_SHADE_BAD = 0, CML_SHADE_PARTIAL, CML_SHADE_GOOD };
 const char *cml_status_name(enum cml_status s);
 /* The status named `name` into *out: 0, or -1 for an unknown name ("" and NULL included). */
 int cml_status_from_name(const char *name, enum cml_status *out);
-/* Whether every case of the task passed: passed, slow, technique. */
+/* Whether every case of the task passed and nothing found it wrong: passed, slow, technique
+ * (not sanitizer: a memory error that happened to give the right output is not solved). */
 int cml_status_solved(enum cml_status s);
 /* Whether the task's cases ran here (the report shows "passed/cases"): not for build-error
  * or no-gpu. */

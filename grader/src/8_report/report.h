@@ -43,4 +43,13 @@ void cml_report_tech_term(FILE *f, const cml_lab_result *lab, int color);
 void cml_report_tech_text(FILE *f, const cml_task_result *r);
 void cml_report_tech_json(json_w *w, const cml_task_result *r);
 
+/* report_sanitize.c: compute-sanitizer's verdicts. The phase in one line (runs and time, or
+ * why nothing ran), the lab's block in the terminal report, one line per tool for a Gradescope
+ * test, a task's JSON array "sanitizers" and the record's object "sanitizer_phase". */
+void cml_report_san_phase(FILE *f, const cml_grading *g);
+void cml_report_san_term(FILE *f, const cml_lab_result *lab, int color);
+void cml_report_san_text(FILE *f, const cml_task_result *r);
+void cml_report_san_task_json(json_w *w, const cml_task_result *r);
+void cml_report_san_phase_json(json_w *w, const cml_grading *g);
+
 #endif /* CML_REPORT_H */

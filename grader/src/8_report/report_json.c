@@ -48,6 +48,7 @@ static void write_task(json_w *w, const cml_task_result *r)
     jw_number(w, "copy_fraction", r->copy_fraction);
     jw_bool(w, "implausible", r->implausible);
     cml_report_tech_json(w, r);
+    cml_report_san_task_json(w, r);
     jw_string(w, "detail", r->detail);
     jw_u64(w, "output_bytes", r->output_len);
     jw_u64(w, "output_dropped", r->output_dropped);
@@ -116,6 +117,7 @@ static void write_record(FILE *f, const void *ctx)
     jw_number(&w, "wall_s", g->wall_s);
     jw_number(&w, "score", g->score);
     jw_number(&w, "max_score", g->max_score);
+    cml_report_san_phase_json(&w, g);
     jw_begin_array(&w, "labs");
     for (int i = 0; i < g->nlabs && i < CML_MAX_LABS; i++)
         if (g->labs[i].spec)
@@ -145,6 +147,7 @@ static char *task_output(const cml_task_result *r, const char *note)
         fprintf(m, "\n  %s", line);
     }
     cml_report_tech_text(m, r);
+    cml_report_san_text(m, r);
     const char *where, *hint;
     cml_task_hint(r, note, &where, &hint);
     if (r->status != CML_STATUS_PASSED && hint[0])
@@ -192,6 +195,7 @@ static char *summary_output(const cml_grading *g)
         if (!lab->built && n)
             fprintf(m, "%s%s", lab->build_log, lab->build_log[n - 1] == '\n' ? "" : "\n");
     }
+    cml_report_san_phase(m, g);
     fclose(m);
     return buf;
 }

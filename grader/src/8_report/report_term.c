@@ -242,6 +242,7 @@ static void print_lab(const term *t, const cml_lab_result *lab)
         print_task_notes(t, r, lab->spec->note);
     }
     cml_report_tech_term(t->f, lab, t->color);
+    cml_report_san_term(t->f, lab, t->color);
     print_build_log(t, lab);
 }
 
@@ -257,6 +258,8 @@ void cml_report_terminal(FILE *f, const cml_grading *g, int color)
     for (int i = 0; g->have_gpu && i < g->nlabs; i++)
         if (g->labs[i].spec)
             print_lab(&t, &g->labs[i]);
+    fputc('\n', f);
+    cml_report_san_phase(f, g);
     cml_format_points(g->score, got, sizeof got);
     cml_format_points(g->max_score, max, sizeof max);
     fprintf(f, "\nScore: %s/%s\n", got, max);

@@ -19,6 +19,9 @@
 #define CML_MAX_FILES 8
 #define CML_MAX_MISMATCH 5 /* first mismatches kept for the report */
 #define CML_MAX_TECH 8     /* technique checks per task */
+#define CML_SANITIZERS 4   /* compute-sanitizer's tools: memcheck, racecheck, synccheck,
+                              initcheck, in that order (spec_sanitize.c names them) */
+#define CML_MAX_SANITIZE_CASES 4 /* `sanitize_case` lines per task */
 
 /* ---- the spec (grader/specs/NN_name.spec), see docs/ARCHITECTURE.md ---- */
 typedef struct {
@@ -29,14 +32,13 @@ typedef struct {
 } cml_case_spec;
 
 /* A technique check (technique.c): proves how the task was solved, not only that it is right. */
-enum cml_tech_kind { CML_TECH_PTX, CML_TECH_SASS, CML_TECH_FORBID, CML_TECH_NCU,
-                     CML_TECH_SANITIZE };
+enum cml_tech_kind { CML_TECH_PTX, CML_TECH_SASS, CML_TECH_FORBID, CML_TECH_NCU };
 
 typedef struct {
     enum cml_tech_kind kind;
     char scope[64];      /* ptx, sass: only inside kernels whose (mangled) name contains this */
     char file[64];       /* forbid: the student file */
-    char pattern[160];   /* ptx, sass, forbid: POSIX ERE; ncu: kernel-name regex; sanitize: tool */
+    char pattern[160];   /* ptx, sass, forbid: POSIX ERE; ncu: kernel-name regex */
     char metric[128];    /* ncu: the metric summed over the profiled kernels */
     double max;          /* ncu: the largest sum that passes */
     char what[160];      /* what the check proves, for the report */
@@ -53,13 +55,16 @@ typedef struct {
     char hint[512];
     int ncases;
     cml_case_spec cases[CML_MAX_CASES];
-    int ntech;           /* technique checks (ptx, sass, forbid, ncu, sanitize) */
+    int ntech;           /* technique checks (ptx, sass, forbid, ncu) */
     cml_tech_spec tech[CML_MAX_TECH];
     double technique_points; /* awarded when every check passes or could not be checked */
     char ncu_case[128];  /* the case ncu profiles ("" = the first case), without "time" */
     int ndraws;          /* `draw` lines: one more untimed case each, drawn from the seed */
     char draws[CML_MAX_DRAWS][128]; /* "rows=1..3000,cols=1..3000", "n=1024..1048576/1024" */
     int drawn;           /* cases[ncases - drawn ..] were drawn (cml_spec_draw) */
+    unsigned sanitize_off; /* bit k: compute-sanitizer tool k is not run (`sanitize`); 0: all */
+    int nsanitize_cases; /* `sanitize_case` lines: the cases the tools run (0: chosen) */
+    char sanitize_cases[CML_MAX_SANITIZE_CASES][128];
 } cml_task_spec;
 
 /* Link rules (linkrules.h): the names a student object may define and call. The lab's own
@@ -219,6 +224,7 @@ typedef struct {
     int implausible;            /* faster than the copy bandwidth allows: flagged */
     double correctness_score, perf_score, technique_score, score, max_score;
     cml_tech_result tech[CML_MAX_TECH]; /* one per spec->tech, filled by technique.c */
+    cml_tech_result sanitizers[CML_SANITIZERS]; /* one per tool (grade_sanitize.c) */
     enum cml_status status;     /* set with the points and the detail by cml_award (score.h) */
     cml_credit credit;          /* what the evidence earned; the status decides what counts */
     char detail[1024];          /* one line for the report (reason of the first failure) */
@@ -256,6 +262,11 @@ typedef struct {
     int nlabs;
     cml_lab_result labs[CML_MAX_LABS];
     cml_lab_spec *specs; /* this grading's copy of the specs, drawn cases added; owned */
+    /* the sanitizer phase, after every lab's timed runs (grade_sanitize.c) */
+    enum { CML_SANITIZE_PENDING = 0, CML_SANITIZE_DONE, CML_SANITIZE_SKIPPED } sanitize_phase;
+    char sanitize_note[160];    /* why it was skipped ("no GPU", "CML_SANITIZE=off") */
+    int sanitize_runs, sanitize_workers;
+    double sanitize_s;          /* the phase's wall time */
     double score, max_score;
 } cml_grading;
 

@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,6 +163,37 @@ int cml_ncpus(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : (int)n;
+}
+
+typedef struct {
+    void (*fn)(void *ctx, int i);
+    void *ctx;
+    int n;
+    atomic_int next;
+} work_queue;
+
+static void *work_worker(void *arg)
+{
+    work_queue *q = arg;
+    int i;
+    while ((i = atomic_fetch_add(&q->next, 1)) < q->n)
+        q->fn(q->ctx, i);
+    return NULL;
+}
+
+/* Contract in util.h. */
+void cml_parallel(int n, int workers, void (*fn)(void *ctx, int i), void *ctx)
+{
+    work_queue q = { fn, ctx, n, 0 };
+    pthread_t tid[64];
+    int started = 0;
+    for (int i = 0; i < workers && i < n && i < 64; i++)
+        if (pthread_create(&tid[started], NULL, work_worker, &q) == 0)
+            started++;
+    if (started == 0)
+        work_worker(&q);
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
 }
 
 /* Contract in util.h. */

@@ -47,4 +47,9 @@ int cml_line_marker(const char *l, long *lineno, char *file, size_t len);
 /* Number of online CPUs, at least 1. */
 int cml_ncpus(void);
 
+/* fn(ctx, i) for every i in [0, n), on up to `workers` threads at once (at most 64), each
+ * taking the next i when it is done; one after another when no thread can be started.
+ * Returns when every call has returned. */
+void cml_parallel(int n, int workers, void (*fn)(void *ctx, int i), void *ctx);
+
 #endif /* CML_UTIL_H */

@@ -1,0 +1,142 @@
+/* compute-sanitizer jobs and their pool (sanitize.h). Each job is one cml_tool_run: a fresh run
+ * folder, cml-confine between the tool and the lab, the verdict from the tool's log, so a pool
+ * of them is as confined as one. Workers are threads (cml_parallel): cml_run forks from any
+ * thread (the builds do the same) and each job owns its folders. */
+#include "sanitize.h"
+#include "run.h"
+#include "spec.h"
+#include "technique.h"
+#include "tool_run.h"
+#include "util.h"
+#include "verify.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_WORKERS 64 /* cml_parallel's limit */
+
+/* Output elements of case c of t; 0 when its check cannot say (then it counts as small). */
+static uint64_t out_elems(const cml_task_spec *t, const cml_case_spec *c)
+{
+    char err[200];
+    const cml_check *k = cml_check_find(t->check);
+    return k && k->out_elems ? k->out_elems(c, err, sizeof err) : 0;
+}
+
+/* Contract in sanitize.h. */
+int cml_sanitize_cases(const cml_task_spec *t, char cases[][200], int max)
+{
+    int n = 0, smallest = -1, small = 0;
+    for (int i = 0; i < t->nsanitize_cases && n < max; i++, n++)
+        snprintf(cases[n], 200, "%s,%s", t->id, t->sanitize_cases[i]);
+    if (n > 0)
+        return n;
+    for (int i = 0; i < t->ncases; i++) {
+        if (t->cases[i].timed)
+            continue;
+        uint64_t e = out_elems(t, &t->cases[i]);
+        small |= e <= CML_SANITIZE_SMALL;
+        if (smallest < 0 || e < out_elems(t, &t->cases[smallest]))
+            smallest = i;
+    }
+    for (int i = 0; i < t->ncases && n < max; i++) {
+        const cml_case_spec *c = &t->cases[i];
+        if (c->timed || (small ? out_elems(t, c) > CML_SANITIZE_SMALL : i != smallest))
+            continue;
+        snprintf(cases[n++], 200, "%s%s%s", t->id, c->text[0] ? "," : "", c->text);
+    }
+    return n;
+}
+
+/* The verdict of a run that ended on its own: exit 99 with an error located in a student file
+ * is the student's (a lab exiting 99 itself and printing nothing gets nowhere); exit 99 with
+ * errors in the harness alone, or any status but 0 and 99, is the tool's or the harness's
+ * business: not checked. 0: no error. */
+static void judge(cml_sanitize_job *j, const cml_proc_result *r, int ncases)
+{
+    j->split = j->ntasks > 1 && r->exit_code != 0;
+    const char *tool = cml_sanitizer_name(j->tool);
+    char text[300];
+    const char *files[CML_MAX_FILES];
+    for (int i = 0; i < j->lab->nfiles && i < CML_MAX_FILES; i++)
+        files[i] = j->lab->files[i];
+    if (r->exit_code == atoi(CML_SANITIZE_ERROR_EXIT) &&
+        cml_sanitizer_errors(r->output, files, j->lab->nfiles, text, sizeof text)) {
+        j->out.state = CML_TECH_FAILED;
+        snprintf(j->out.detail, sizeof j->out.detail, "%s: %s", tool, text);
+    } else if (r->exit_code == atoi(CML_SANITIZE_ERROR_EXIT)) {
+        snprintf(j->out.detail, sizeof j->out.detail, "not checked (%s found an error in no "
+                 "student file: %.200s)", tool, text[0] ? text : "no message logged");
+    } else if (r->exit_code == 0) {
+        j->out.state = CML_TECH_PASSED;
+        snprintf(j->out.detail, sizeof j->out.detail, "%s: no error in %d case(s)%s", tool, ncases,
+                 j->ntasks > 1 ? " of the lab's run" : "");
+    } else {
+        cml_proc_tail(r, 150, text, sizeof text);
+        snprintf(j->out.detail, sizeof j->out.detail, "not checked (compute-sanitizer exited "
+                 "with status %d: %.150s)", r->exit_code, text);
+    }
+}
+
+/* Contract in sanitize.h. */
+void cml_sanitize_job_run(cml_sanitize_job *j)
+{
+    char cs[CML_PATH], seed[32], cases[CML_MAX_CASES][200];
+    char *argv[12 + 2 * CML_MAX_CASES];
+    double t0 = cml_now();
+    int a = 0, n = 0;
+    memset(&j->out, 0, sizeof j->out);
+    j->out.state = CML_TECH_NOT_CHECKED;
+    j->split = 0;
+    for (int i = 0; i < j->ntasks; i++)
+        n += cml_sanitize_cases(j->tasks[i], cases + n, CML_MAX_CASES - n);
+    if (cml_find_tool("CML_SANITIZER", "compute-sanitizer", cs, sizeof cs) != 0) {
+        snprintf(j->out.detail, sizeof j->out.detail, "not checked (compute-sanitizer not found)");
+        return;
+    }
+    if (n == 0) {
+        snprintf(j->out.detail, sizeof j->out.detail, "not checked (every case is timed)");
+        return;
+    }
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)j->seed);
+    const char *head[] = {cs, "--tool", cml_sanitizer_name(j->tool), "--error-exitcode",
+                          CML_SANITIZE_ERROR_EXIT, "./lab", "--seed", seed, "--no-output"};
+    for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+        argv[a++] = (char *)head[i];
+    for (int i = 0; i < n; i++) {
+        argv[a++] = "--case";
+        argv[a++] = cases[i];
+    }
+    argv[a] = NULL;
+    cml_technique_env env = { NULL, NULL, j->bin, 0, j->seed, j->work_dir, j->timeout_s };
+    cml_proc_result r = {0};
+    if (cml_tool_run(argv, "--log-file", &env, "compute-sanitizer", &r, j->out.detail,
+                     sizeof j->out.detail) == 0)
+        judge(j, &r, n);
+    else
+        j->split = j->ntasks > 1; /* a timeout may be one task's doing */
+    cml_proc_result_free(&r);
+    j->wall_s = cml_now() - t0;
+}
+
+static void run_one(void *jobs, int i)
+{
+    cml_sanitize_job_run(&((cml_sanitize_job *)jobs)[i]);
+}
+
+/* Contract in sanitize.h. */
+void cml_sanitize_pool(cml_sanitize_job *jobs, int n, int workers)
+{
+    cml_parallel(n, workers, run_one, jobs);
+}
+
+/* Contract in sanitize.h. */
+int cml_sanitize_workers(void)
+{
+    const char *env = getenv("CML_SANITIZE_JOBS");
+    int n = env && *env ? atoi(env) : 0;
+    if (n >= 1 && n <= MAX_WORKERS)
+        return n;
+    n = cml_ncpus() / 2;
+    return n < 1 ? 1 : n > 8 ? 8 : n;
+}

@@ -1,0 +1,185 @@
+/* The sanitizer phase of a grading: compute-sanitizer's four tools on every task whose cases all
+ * passed, all jobs of all labs at once in a pool (sanitize.h), after every lab's timed runs so
+ * that no tool shares the GPU with a timing. A tool's error costs the task every point (status
+ * sanitizer: its right output was luck); a tool that is missing or fails on its own is "not
+ * checked" and costs nothing. Until the phase has run, the reports say it has not. */
+#include "grade.h"
+#include "sanitize.h"
+#include "score.h"
+#include "spec.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Whether tool k is to run on task r: its cases all passed and its spec leaves k on. */
+static int waits(const cml_task_result *r, int k)
+{
+    return r->spec && cml_status_solved(r->status) && !(r->spec->sanitize_off & (1u << k));
+}
+
+/* Contract in grade.h. */
+void cml_sanitize_mark(cml_lab_result *lab)
+{
+    for (int i = 0; i < lab->ntasks; i++) {
+        cml_task_result *r = &lab->tasks[i];
+        for (int k = 0; r->spec && k < CML_SANITIZERS; k++) {
+            r->sanitizers[k].state = CML_TECH_NOT_RUN;
+            snprintf(r->sanitizers[k].detail, sizeof r->sanitizers[k].detail, "%s",
+                     r->spec->sanitize_off & (1u << k) ? "off for this task (its spec)"
+                     : !cml_status_ran(r->status) ? "not run: the task did not run here"
+                     : !cml_status_solved(r->status) ? "not run: not every case of the task passed"
+                     : "not run: the grading ended before its sanitizer phase");
+        }
+    }
+}
+
+/* Every tool that waits gets "not checked (why)": counted as passed, as a missing tool is. */
+static void skip_all(cml_grading *g, const char *why)
+{
+    g->sanitize_phase = CML_SANITIZE_SKIPPED;
+    snprintf(g->sanitize_note, sizeof g->sanitize_note, "%s", why);
+    for (int l = 0; l < g->nlabs; l++)
+        for (int i = 0; i < g->labs[l].ntasks; i++)
+            for (int k = 0; k < CML_SANITIZERS; k++)
+                if (waits(&g->labs[l].tasks[i], k)) {
+                    cml_tech_result *s = &g->labs[l].tasks[i].sanitizers[k];
+                    s->state = CML_TECH_NOT_CHECKED;
+                    snprintf(s->detail, sizeof s->detail, "not checked (%s)", why);
+                }
+}
+
+/* A task whose tools found an error: every point goes, the first error (in tool order) leads
+ * the detail and the others follow. */
+static void apply(cml_task_result *r)
+{
+    char detail[sizeof r->detail];
+    size_t used = 0;
+    detail[0] = '\0';
+    for (int k = 0; k < CML_SANITIZERS && used + 1 < sizeof detail; k++)
+        if (r->sanitizers[k].state == CML_TECH_FAILED) {
+            int w = snprintf(detail + used, sizeof detail - used, "%s%s", used ? "; " : "",
+                             r->sanitizers[k].detail);
+            used += w > 0 ? (size_t)w : 0;
+        }
+    if (detail[0])
+        cml_award(r, CML_STATUS_SANITIZER, "%s", detail);
+}
+
+/* The lab's and the grading's totals again, from the tasks' scores. */
+static void rescore(cml_grading *g)
+{
+    g->score = g->max_score = 0;
+    for (int l = 0; l < g->nlabs; l++) {
+        cml_lab_result *lab = &g->labs[l];
+        lab->score = lab->max_score = 0;
+        for (int i = 0; i < lab->ntasks; i++) {
+            lab->score += lab->tasks[i].score;
+            lab->max_score += lab->tasks[i].max_score;
+        }
+        g->score += lab->score;
+        g->max_score += lab->max_score;
+    }
+}
+
+/* The cases task t gives the tools (sanitize_run.c chooses them). */
+static int ncases(const cml_task_spec *t)
+{
+    char cases[CML_MAX_CASES][200];
+    return cml_sanitize_cases(t, cases, CML_MAX_CASES);
+}
+
+/* One job per lab and tool over every task waiting for that tool, as many as its cases need
+ * (CML_MAX_CASES per run): clean submissions, the usual case, then pay each process's start
+ * (the tool's and CUDA's) once per lab and tool, as in the H100 measurements. Into jobs; how
+ * many. */
+static int lab_jobs(const cml_grading *g, const char *const bins[], const cml_run_opts *o,
+                    cml_sanitize_job *jobs)
+{
+    int n = 0;
+    for (int l = 0; l < g->nlabs; l++)
+        for (int k = 0; bins[l] && k < CML_SANITIZERS; k++) {
+            int used = CML_MAX_CASES + 1; /* no open job yet */
+            for (int i = 0; i < g->labs[l].ntasks; i++) {
+                const cml_task_result *r = &g->labs[l].tasks[i];
+                int c = waits(r, k) ? ncases(r->spec) : 0;
+                if (c == 0 && !waits(r, k))
+                    continue;
+                if (used + c > CML_MAX_CASES) {
+                    jobs[n++] = (cml_sanitize_job){ .lab = g->labs[l].spec, .bin = bins[l],
+                                                    .tool = k, .seed = o->seed,
+                                                    .work_dir = o->work_dir,
+                                                    .timeout_s = g->labs[l].spec->timeout_s };
+                    used = 0;
+                }
+                cml_sanitize_job *j = &jobs[n - 1];
+                j->tasks[j->ntasks++] = r->spec;
+                used += c;
+            }
+        }
+    return n;
+}
+
+/* The result of task spec t of g, or NULL. */
+static cml_task_result *result_of(cml_grading *g, const cml_task_spec *t)
+{
+    for (int l = 0; l < g->nlabs; l++)
+        for (int i = 0; i < g->labs[l].ntasks; i++)
+            if (g->labs[l].tasks[i].spec == t)
+                return &g->labs[l].tasks[i];
+    return NULL;
+}
+
+/* Each finished job's verdict to its tasks; a job to split becomes one job per task in again
+ * (they run next). How many jobs it added to again. */
+static int take(cml_grading *g, const cml_sanitize_job *jobs, int n, cml_sanitize_job *again)
+{
+    int m = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < jobs[j].ntasks; i++) {
+            cml_task_result *r = result_of(g, jobs[j].tasks[i]);
+            if (jobs[j].split) {
+                again[m] = jobs[j];
+                again[m].ntasks = 1;
+                again[m++].tasks[0] = jobs[j].tasks[i];
+            } else if (r)
+                r->sanitizers[jobs[j].tool] = jobs[j].out;
+        }
+    return m;
+}
+
+/* Contract in grade.h. */
+void cml_sanitize_phase(cml_grading *g, const char *const bins[], const cml_run_opts *o)
+{
+    const char *off = getenv("CML_SANITIZE");
+    if (!g->have_gpu)
+        return skip_all(g, "no GPU");
+    if (off && strcmp(off, "off") == 0)
+        return skip_all(g, "turned off by CML_SANITIZE=off");
+    const size_t most = (size_t)g->nlabs * CML_MAX_TASKS * CML_SANITIZERS;
+    cml_sanitize_job *jobs = calloc(most, sizeof *jobs), *again = calloc(most, sizeof *again);
+    if (!jobs || !again) {
+        free(jobs);
+        free(again);
+        return skip_all(g, "out of memory");
+    }
+    const double t0 = cml_now();
+    g->sanitize_workers = cml_sanitize_workers();
+    int n = lab_jobs(g, bins, o, jobs);
+    cml_sanitize_pool(jobs, n, g->sanitize_workers);
+    int m = take(g, jobs, n, again); /* an error in a lab's run: which task's is it? */
+    cml_sanitize_pool(again, m, g->sanitize_workers);
+    take(g, again, m, jobs);
+    g->sanitize_s = cml_now() - t0;
+    g->sanitize_runs = n + m;
+    free(jobs);
+    free(again);
+    for (int l = 0; l < g->nlabs; l++)
+        for (int i = 0; i < g->labs[l].ntasks; i++)
+            apply(&g->labs[l].tasks[i]);
+    rescore(g);
+    g->sanitize_phase = CML_SANITIZE_DONE;
+    if (o->progress)
+        fprintf(o->progress, "sanitizers: %d runs in %.1f s (%d at a time%s)\n", n + m,
+                g->sanitize_s, g->sanitize_workers, m ? ", some again task by task" : "");
+}

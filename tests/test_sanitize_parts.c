@@ -1,0 +1,153 @@
+/* compute-sanitizer's parts that need no tool: the spec directives (spec_sanitize.c), the cases
+ * the tools run (sanitize_run.c) and the one-line message taken from a tool's log
+ * (sanitize_log.c); with the grading tests of test_sanitize.c, the sanitize suite. */
+#include <check.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "sanitize.h"
+#include "spec.h"
+#include "suites.h"
+
+TCase *sanitize_grading_tcase(void); /* tests/test_sanitize.c */
+
+#define HEAD "lab 01_x\nfiles k.cu\ntask 1.1\ncheck copy\npoints 6\n"
+
+static cml_lab_spec spec;
+static char err[512];
+
+static int load(const char *text)
+{
+    char path[64];
+    return test_spec_text(text, &spec, path, err, sizeof err);
+}
+
+START_TEST(sanitize_directive_keeps_only_the_tools_it_names)
+{
+    ck_assert_msg(load(HEAD "case n=10\nsanitize memcheck,racecheck\n") == 0, "%s", err);
+    ck_assert_uint_eq(spec.tasks[0].sanitize_off, (1u << 2) | (1u << 3)); /* sync, init */
+}
+END_TEST
+
+START_TEST(sanitize_off_turns_every_tool_off)
+{
+    ck_assert_msg(load(HEAD "case n=10\nsanitize off\n") == 0, "%s", err);
+    ck_assert_uint_eq(spec.tasks[0].sanitize_off, 15);
+}
+END_TEST
+
+START_TEST(sanitize_directive_rejects_an_unknown_tool)
+{
+    ck_assert_int_eq(load(HEAD "case n=10\nsanitize memcheck,leakcheck\n"), -1);
+    ck_assert_msg(strstr(err, "unknown tool 'leakcheck'"), "%s", err);
+}
+END_TEST
+
+START_TEST(sanitize_case_is_never_timed)
+{
+    ck_assert_int_eq(load(HEAD "case n=10\nsanitize_case n=4097,time\n"), -1);
+    ck_assert_msg(strstr(err, "drop 'time'"), "%s", err);
+}
+END_TEST
+
+/* The cases the tools get, joined by spaces. */
+static const char *chosen(const char *text)
+{
+    static char joined[4096];
+    char cases[CML_MAX_CASES][200];
+    ck_assert_msg(load(text) == 0, "%s", err);
+    int n = cml_sanitize_cases(&spec.tasks[0], cases, CML_MAX_CASES);
+    joined[0] = '\0';
+    for (int i = 0; i < n; i++)
+        snprintf(joined + strlen(joined), sizeof joined - strlen(joined), "%s%s", i ? " " : "",
+                 cases[i]);
+    return joined;
+}
+
+START_TEST(sanitizers_run_the_small_untimed_cases)
+{
+    ck_assert_str_eq(chosen(HEAD "case n=1000\ncase n=4097\ncase n=4194304\n"
+                                 "case n=67108864 time\n"), "1.1,n=1000 1.1,n=4097");
+}
+END_TEST
+
+START_TEST(sanitizers_take_the_smallest_when_no_case_is_small)
+{
+    ck_assert_str_eq(chosen(HEAD "case n=8388608\ncase n=4194304\ncase n=67108864 time\n"),
+                     "1.1,n=4194304");
+}
+END_TEST
+
+START_TEST(sanitize_case_names_the_cases)
+{
+    ck_assert_str_eq(chosen(HEAD "case n=1000\ncase n=67108864 time\nsanitize_case n=33\n"),
+                     "1.1,n=33");
+}
+END_TEST
+
+static const char *const FILES[] = { "float4.cu", "transpose.cu" };
+
+START_TEST(memcheck_message_names_file_line_and_kernel)
+{
+    char line[300];
+    cml_sanitizer_errors("========= COMPUTE-SANITIZER\n"
+                         "========= Invalid __global__ read of size 16 bytes\n"
+                         "=========     at copyVector4(const float4 *, float4 *, int)+0x70 in "
+                         "/tmp/cml-runs-ab/lab-cd/float4.cu:41\n"
+                         "=========     by thread (31,0,0) in block (0,0,0)\n"
+                         "========= ERROR SUMMARY: 1 error\n", FILES, 2, line, sizeof line);
+    ck_assert_str_eq(line, "Invalid __global__ read of size 16 bytes at float4.cu:41 in "
+                           "copyVector4");
+}
+END_TEST
+
+START_TEST(racecheck_message_names_both_accesses)
+{
+    char line[300];
+    cml_sanitizer_errors("========= COMPUTE-SANITIZER\n"
+                         "========= Error: Race reported between Write access at "
+                         "transposeCoalesced(float *, const float *, int, int)+0x1e0 in "
+                         "/x/transpose.cu:30\n"
+                         "=========     and Read access at transposeCoalesced(float *, const "
+                         "float *, int, int)+0x2a0 in /x/transpose.cu:36 [4096 hazards]\n"
+                         "========= RACECHECK SUMMARY: 1 hazard displayed\n", FILES, 2, line,
+                         sizeof line);
+    ck_assert_str_eq(line, "Error: Race reported between Write access at transpose.cu:30 in "
+                           "transposeCoalesced and Read access at transpose.cu:36 in "
+                           "transposeCoalesced [4096 hazards]");
+}
+END_TEST
+
+/* The harness's own error comes first in the log; the student's is the one reported. */
+START_TEST(error_in_a_student_file_is_chosen_over_the_harness)
+{
+    char line[300];
+    int theirs = cml_sanitizer_errors("========= Invalid __global__ read of size 4 bytes\n"
+                                      "=========     at fillRandom(float *)+0x10 in harness.cu:9\n"
+                                      "========= Invalid __global__ write of size 4 bytes\n"
+                                      "=========     at copyVector4(float *)+0x20 in float4.cu:7\n",
+                                      FILES, 2, line, sizeof line);
+    ck_assert_msg(theirs && strcmp(line, "Invalid __global__ write of size 4 bytes at float4.cu:7 "
+                                         "in copyVector4") == 0, "%d: %s", theirs, line);
+}
+END_TEST
+
+/* The sanitize suite. */
+Suite *sanitize_suite(void)
+{
+    Suite *s = suite_create("sanitize");
+    TCase *parts = tcase_create("parts");
+    tcase_add_test(parts, sanitize_directive_keeps_only_the_tools_it_names);
+    tcase_add_test(parts, sanitize_off_turns_every_tool_off);
+    tcase_add_test(parts, sanitize_directive_rejects_an_unknown_tool);
+    tcase_add_test(parts, sanitize_case_is_never_timed);
+    tcase_add_test(parts, sanitizers_run_the_small_untimed_cases);
+    tcase_add_test(parts, sanitizers_take_the_smallest_when_no_case_is_small);
+    tcase_add_test(parts, sanitize_case_names_the_cases);
+    tcase_add_test(parts, memcheck_message_names_file_line_and_kernel);
+    tcase_add_test(parts, racecheck_message_names_both_accesses);
+    tcase_add_test(parts, error_in_a_student_file_is_chosen_over_the_harness);
+    suite_add_tcase(s, parts);
+    suite_add_tcase(s, sanitize_grading_tcase());
+    return s;
+}
