@@ -300,6 +300,7 @@ Suite *variants_suite(void)
     tcase_add_test(tc, copies_through_a_file_local_helper_pass_the_copy_check);
     tcase_add_test(tc, blocking_copies_pass_the_copy_check);
     tcase_add_test(tc, copy_check_without_nm_is_not_checked);
+    variants_planted_add(tc);
     suite_add_tcase(s, tc);
     return s;
 }

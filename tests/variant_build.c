@@ -7,6 +7,7 @@
 #include "build.h"
 #include "grade.h"
 #include "helpers.h"
+#include "planted.h"
 #include "score.h"
 #include "stage.h"
 #include "technique.h"
@@ -38,9 +39,11 @@ const cml_lab_spec *variant_lab(const char *prefix)
     return NULL;
 }
 
-/* Build spec's staged submission in work/sub, then run the static technique checks of task
- * `task` on it as if every case had passed (into r). */
-static void build_and_check(const cml_lab_spec *spec, const char *task)
+/* Build spec's staged submission in work/sub, then run the static technique checks of every
+ * task (task NULL) or of task `task` on it as if every case had passed: into results[k] for
+ * task k, or into variant_r for the one task. */
+static void build_and_check_tasks(const cml_lab_spec *spec, const char *task,
+                                  cml_task_result *results)
 {
     char sub[CML_PATH], err[1024];
     cml_fmt(sub, sizeof sub, "%s/sub", work);
@@ -48,18 +51,34 @@ static void build_and_check(const cml_lab_spec *spec, const char *task)
     ck_assert_msg(cml_stage(test_root(), spec, CML_SIDE_STUDENT, sub, work, b.dir, sizeof b.dir,
                             err, sizeof err) == 0, "%s", err);
     ck_assert_msg(cml_build_lab(&b), "the variant does not build:\n%.4000s", b.log ? b.log : "");
-    const cml_task_spec *t = NULL;
-    for (int i = 0; i < spec->ntasks; i++)
-        if (strcmp(spec->tasks[i].id, task) == 0)
-            t = &spec->tasks[i];
-    ck_assert(t != NULL);
-    memset(&variant_r, 0, sizeof variant_r);
-    variant_r.spec = t;
-    cml_award(&variant_r, CML_STATUS_PASSED, "every case passed");
-    cml_technique_env env = { b.ev_dir, b.ev_digest, NULL, b.cc, 1, work, 10 };
-    cml_technique_task(spec, t, &env, &variant_r);
+    int seen = 0;
+    for (int i = 0; i < spec->ntasks; i++) {
+        const cml_task_spec *t = &spec->tasks[i];
+        if (task && strcmp(t->id, task) != 0)
+            continue;
+        cml_task_result *r = task ? &variant_r : &results[i];
+        memset(r, 0, sizeof *r);
+        r->spec = t;
+        cml_award(r, CML_STATUS_PASSED, "every case passed");
+        cml_technique_env env = { b.ev_dir, b.ev_digest, NULL, b.cc, 1, work, 10 };
+        cml_technique_task(spec, t, &env, r);
+        seen++;
+    }
+    ck_assert(seen > 0);
     cml_build_free(&b);
     cml_rmtree(work);
+}
+
+/* Contract in variant_build.h. */
+void check_planted(const cml_lab_spec *spec, const char *bug_dir, cml_task_result *results)
+{
+    char sub[CML_PATH], err[512];
+    test_tmpdir(work, sizeof work);
+    cml_fmt(sub, sizeof sub, "%s/sub", work);
+    cml_mkdirs(sub);
+    ck_assert_msg(planted_materialize(test_root(), spec->lab, bug_dir, sub, err, sizeof err) == 0,
+                  "%s", err);
+    build_and_check_tasks(spec, NULL, results);
 }
 
 /* Contract in variant_build.h. */
@@ -83,7 +102,7 @@ void check_variant_with(const char *prefix, const char *file, const char *head,
         test_write(path, all ? all : text);
         free(text), free(mine), free(all);
     }
-    build_and_check(spec, task);
+    build_and_check_tasks(spec, task, NULL);
 }
 
 void check_variant(const char *prefix, const char *file, const char *find, const char *repl,

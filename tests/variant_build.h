@@ -24,6 +24,10 @@ void check_variant_with(const char *prefix, const char *file, const char *head,
 void check_variant(const char *prefix, const char *file, const char *find, const char *repl,
                    const char *task);
 
+/* The planted submission in bug_dir (tests/planted/<lab>/<bug>) built, and the static checks
+ * of every task of spec run on it as if every case had passed: into results[k] for task k. */
+void check_planted(const cml_lab_spec *spec, const char *bug_dir, cml_task_result *results);
+
 /* Every check of kind k in the task ended in state `want`; at least one was there. */
 void assert_kind(enum cml_tech_kind k, enum cml_tech_state want);
 
