@@ -22,6 +22,8 @@ Suite *planted_suite(void);   /* tests/test_planted.c: planted bugs as patches o
 Suite *link_suite(void);      /* tests/test_link.c: link rules on attacks and correct code */
 Suite *sandbox_suite(void);   /* tests/test_sandbox.c: attacks on the sandbox, and unconfined */
 Suite *variants_suite(void);  /* tests/test_variants.c: static checks on real variant builds */
+void variants_planted_add(TCase *tc); /* tests/test_variants_planted.c: the planted corpus's
+                                         static checks, added to the variants suite */
 Suite *attacks_suite(void);   /* tests/test_attacks.c: the attack corpus built without a GPU */
 Suite *gpu_suite(void);      /* tests/test_gpu.c: needs a GPU; add it only when gpu_present() */
 

@@ -12,6 +12,7 @@
 #include "spec.h"
 #include "suites.h"
 #include "util.h"
+#include "verify.h"
 
 #define HEAD "lab 01_x\nfiles k.cu\ntask 1.1\ncheck copy\npoints 6\ncase n=1000\n"
 
@@ -140,6 +141,55 @@ START_TEST(lab_that_knows_only_the_sheet_fails_the_drawn_case)
 }
 END_TEST
 
+/* The shipped specs (grader/specs): every task draws, so no grading is only the sheet's sizes,
+ * and what it draws stays small: untimed, and cheap under a sanitizer. */
+#define SHIPPED_MAX_ELEMS 4194304 /* 16 MiB of floats per output */
+#define SHIPPED_SEEDS 8
+
+static cml_lab_spec shipped[CML_MAX_LABS];
+
+static int load_shipped(void)
+{
+    int n = cml_load_specs(test_root(), NULL, shipped, CML_MAX_LABS, err, sizeof err);
+    ck_assert_msg(n == 7, "loaded %d shipped specs: %s", n, err);
+    return n;
+}
+
+START_TEST(every_shipped_task_draws_cases)
+{
+    char bare[256] = "";
+    for (int l = 0, n = load_shipped(); l < n; l++)
+        for (int t = 0; t < shipped[l].ntasks; t++)
+            if (shipped[l].tasks[t].ndraws == 0)
+                cml_fmt(bare + strlen(bare), sizeof bare - strlen(bare), " %s",
+                        shipped[l].tasks[t].id);
+    ck_assert_msg(bare[0] == '\0', "tasks without a draw line:%s", bare);
+}
+END_TEST
+
+START_TEST(shipped_draws_give_small_valid_cases)
+{
+    char bad[512] = "";
+    for (int l = 0, n = load_shipped(); l < n; l++)
+        for (uint64_t seed = 1; seed <= SHIPPED_SEEDS; seed++) {
+            cml_lab_spec s = shipped[l];
+            ck_assert_msg(cml_spec_draw(&s, seed, err, sizeof err) == 0, "%s", err);
+            for (int t = 0; t < s.ntasks; t++)
+                for (int k = s.tasks[t].ncases - s.tasks[t].drawn; k < s.tasks[t].ncases; k++) {
+                    const cml_case_spec *c = &s.tasks[t].cases[k];
+                    char why[160] = "";
+                    uint64_t elems = cml_check_find(s.tasks[t].check)->out_elems(c, why,
+                                                                               sizeof why);
+                    if (c->timed || elems == 0 || elems > SHIPPED_MAX_ELEMS)
+                        cml_fmt(bad + strlen(bad), sizeof bad - strlen(bad), " %s:%s", s.lab,
+                                c->text);
+                }
+        }
+    ck_assert_msg(bad[0] == '\0', "drawn cases timed, invalid or over %d elements:%s",
+                  SHIPPED_MAX_ELEMS, bad);
+}
+END_TEST
+
 /* Adds the draw tests to the spec suite. */
 void spec_draw_add(Suite *s)
 {
@@ -150,5 +200,7 @@ void spec_draw_add(Suite *s)
     tcase_add_test(tc, draws_spread_over_their_range);
     tcase_add_test(tc, drawn_case_is_graded_like_the_others);
     tcase_add_test(tc, lab_that_knows_only_the_sheet_fails_the_drawn_case);
+    tcase_add_test(tc, every_shipped_task_draws_cases);
+    tcase_add_test(tc, shipped_draws_give_small_valid_cases);
     suite_add_tcase(s, tc);
 }

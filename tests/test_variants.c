@@ -8,107 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build.h"
-#include "grade.h"
-#include "helpers.h"
-#include "score.h"
-#include "stage.h"
 #include "suites.h"
 #include "technique.h"
-#include "util.h"
-
-static cml_lab_spec specs[CML_MAX_LABS];
-static int nspecs;
-static char work[64];
-static cml_task_result r;
-
-/* Copy of text with its one `find` replaced by `repl` (the test fails if find is missing). */
-static char *replaced(const char *text, const char *find, const char *repl)
-{
-    const char *at = strstr(text, find);
-    ck_assert_msg(at != NULL, "the solution no longer holds: %s", find);
-    char *out = NULL;
-    ck_assert(asprintf(&out, "%.*s%s%s", (int)(at - text), text, repl, at + strlen(find)) > 0);
-    return out;
-}
-
-static const cml_lab_spec *lab(const char *prefix)
-{
-    for (int i = 0; i < nspecs; i++)
-        if (strncmp(specs[i].lab, prefix, strlen(prefix)) == 0)
-            return &specs[i];
-    ck_abort_msg("no spec for lab %s", prefix);
-    return NULL;
-}
-
-/* Build spec's staged submission in work/sub, then run the static technique checks of task
- * `task` on it as if every case had passed (into r). */
-static void build_and_check(const cml_lab_spec *spec, const char *task)
-{
-    char sub[CML_PATH], err[1024];
-    cml_fmt(sub, sizeof sub, "%s/sub", work);
-    cml_build b = { .spec = spec, .cc = cml_default_cc(), .timeout_s = 600, .evidence = 1 };
-    ck_assert_msg(cml_stage(test_root(), spec, CML_SIDE_STUDENT, sub, work, b.dir, sizeof b.dir,
-                            err, sizeof err) == 0, "%s", err);
-    ck_assert_msg(cml_build_lab(&b), "the variant does not build:\n%.4000s", b.log ? b.log : "");
-    const cml_task_spec *t = NULL;
-    for (int i = 0; i < spec->ntasks; i++)
-        if (strcmp(spec->tasks[i].id, task) == 0)
-            t = &spec->tasks[i];
-    ck_assert(t != NULL);
-    memset(&r, 0, sizeof r);
-    r.spec = t;
-    cml_award(&r, CML_STATUS_PASSED, "every case passed");
-    cml_technique_env env = { b.ev_dir, b.ev_digest, NULL, b.cc, 1, work, 10 };
-    cml_technique_task(spec, t, &env, &r);
-    cml_build_free(&b);
-    cml_rmtree(work);
-}
-
-/* Lab `prefix`'s solution with `head` put at the top of `file` and `find` there replaced by
- * `repl`, built and checked as task `task` (build_and_check). */
-static void check_variant_with(const char *prefix, const char *file, const char *head,
-                               const char *find, const char *repl, const char *task)
-{
-    const cml_lab_spec *spec = lab(prefix);
-    char path[CML_PATH];
-    test_tmpdir(work, sizeof work);
-    cml_fmt(path, sizeof path, "%s/sub", work);
-    cml_mkdirs(path);
-    for (int i = 0; i < spec->nfiles; i++) {
-        cml_fmt(path, sizeof path, "solutions/%s/%s", spec->lab, spec->files[i]);
-        char *text = cml_read_text(test_path(path), 1u << 20, NULL), *mine = NULL, *all = NULL;
-        ck_assert(text != NULL);
-        if (strcmp(spec->files[i], file) == 0) {
-            mine = replaced(text, find, repl);
-            ck_assert(asprintf(&all, "%s%s", head, mine) > 0);
-        }
-        cml_fmt(path, sizeof path, "%s/sub/%s", work, spec->files[i]);
-        test_write(path, all ? all : text);
-        free(text), free(mine), free(all);
-    }
-    build_and_check(spec, task);
-}
-
-static void check_variant(const char *prefix, const char *file, const char *find,
-                          const char *repl, const char *task)
-{
-    check_variant_with(prefix, file, "", find, repl, task);
-}
-
-/* Every check of kind k in the task ended in state `want`; at least one was there. */
-static void assert_kind(enum cml_tech_kind k, enum cml_tech_state want)
-{
-    int seen = 0;
-    for (int i = 0; i < r.spec->ntech; i++)
-        if (r.spec->tech[i].kind == k) {
-            seen++;
-            ck_assert_msg(r.tech[i].state == want, "%s check %d: %s: %s (wanted %s)",
-                          cml_tech_kind_name(k), i, cml_tech_state_name(r.tech[i].state),
-                          r.tech[i].detail, cml_tech_state_name(want));
-        }
-    ck_assert_msg(seen > 0, "task %s has no %s check", r.spec->id, cml_tech_kind_name(k));
-}
+#include "variant_build.h"
 
 /* Lab 04's float4 middle, as the solution writes it. */
 #define VEC4_BODY "    const float4 *in4 = reinterpret_cast<const float4 *>(in + head);\n" \
@@ -174,8 +76,9 @@ START_TEST(unlaunched_vector_kernel_fails_the_vector_checks)
                        "    copyPlain<<<(unsigned)blocks, threads, 0, stream>>>(d_out, d_in, n);\n"
                        "    (void)nvec;\n", "4.1");
     assert_kind(CML_TECH_PTX, CML_TECH_FAILED);
-    ck_assert_msg(strstr(r.tech[0].detail, "no host code launches copyVector4") != NULL, "%s",
-                  r.tech[0].detail);
+    ck_assert_msg(strstr(variant_r.tech[0].detail, "no host code launches copyVector4") != NULL,
+                  "%s",
+                  variant_r.tech[0].detail);
 }
 END_TEST
 
@@ -203,7 +106,8 @@ START_TEST(token_pasted_copy_fails_the_no_copy_check)
                   "    if (n == 0) /* never taken by the harness, but compiled */\n"
                   "        CML_CHECK(CML_JOIN(cuda, Memset)(nullptr, 0, 0));\n", "6.1");
     assert_kind(CML_TECH_FORBID, CML_TECH_FAILED);
-    ck_assert_msg(strstr(r.tech[0].detail, "zerocopy.cu line ") != NULL, "%s", r.tech[0].detail);
+    ck_assert_msg(strstr(variant_r.tech[0].detail, "zerocopy.cu line ") != NULL, "%s",
+                  variant_r.tech[0].detail);
 }
 END_TEST
 
@@ -276,29 +180,99 @@ START_TEST(zero_copy_path_calling_the_copy_path_fails_the_no_copy_check)
                        "        copy_saxpy(h_out, h_x, h_y, n, passes, nullptr, nullptr, stream);\n"
                        "        return;\n    }\n", "6.1");
     assert_kind(CML_TECH_FORBID, CML_TECH_FAILED);
-    ck_assert_msg(strstr(r.tech[0].detail, "calls ") && strstr(r.tech[0].detail, "copies.cu"),
-                  "%s", r.tech[0].detail);
+    ck_assert_msg(strstr(variant_r.tech[0].detail, "calls ") &&
+                  strstr(variant_r.tech[0].detail, "copies.cu"),
+                  "%s", variant_r.tech[0].detail);
 }
 END_TEST
 
-/* The solutions themselves pass every static check of every task (ptx, forbid). */
+/* Lab 06's 6.2 must copy (a `calls` check on copy_saxpy's references): its copies, as the
+ * solution writes them. */
+#define COPY_BODY "    const size_t bytes = n * sizeof(float);\n" \
+    "    CML_CHECK(cudaMemcpyAsync(d_x, h_x, bytes, cudaMemcpyHostToDevice, stream));\n" \
+    "    CML_CHECK(cudaMemcpyAsync(d_y, h_y, bytes, cudaMemcpyHostToDevice, stream));\n"
+#define COPY_LOOP "    const size_t blocks = std::min((n + 255) / 256, (size_t)cml_sm_count() * 8);\n" \
+    "    for (int p = 0; p < passes; p++) {\n" \
+    "        saxpyDevice<<<(unsigned)blocks, 256, 0, stream>>>(d_y, d_x, d_y, n, SAXPY_A);\n" \
+    "        CML_CHECK_LAUNCH();\n    }\n"
+#define COPY_OUT "    CML_CHECK(cudaMemcpyAsync(h_out, d_y, bytes, cudaMemcpyDeviceToHost, stream));\n"
+
+START_TEST(copy_path_computing_on_mapped_memory_fails_the_copy_check)
+{
+    /* right answers with no copy at all: the passes read and write the mapped host buffers */
+    check_variant("06", "copies.cu",
+                  COPY_BODY COPY_LOOP COPY_OUT,
+                  "    float *dx, *dy, *dout;\n    (void)d_x, (void)d_y;\n"
+                  "    CML_CHECK(cudaHostGetDevicePointer((void **)&dx, (void *)h_x, 0));\n"
+                  "    CML_CHECK(cudaHostGetDevicePointer((void **)&dy, (void *)h_y, 0));\n"
+                  "    CML_CHECK(cudaHostGetDevicePointer((void **)&dout, h_out, 0));\n"
+                  "    const size_t blocks = std::min((n + 255) / 256, (size_t)cml_sm_count() * 8);\n"
+                  "    for (int p = 0; p < passes; p++) {\n"
+                  "        saxpyDevice<<<(unsigned)blocks, 256, 0, stream>>>(dout, dx, p ? dout : dy,"
+                  " n, SAXPY_A);\n        CML_CHECK_LAUNCH();\n    }\n", "6.2");
+    assert_kind(CML_TECH_CALLS, CML_TECH_FAILED);
+}
+END_TEST
+
+START_TEST(copies_through_a_file_local_helper_pass_the_copy_check)
+{
+    /* a helper gcc may not inline: its cudaMemcpy2DAsync is a call of copy_saxpy's callee */
+    check_variant_with("06", "copies.cu",
+                       "#include \"zerocopy.h\"\n__attribute__((noinline)) static void "
+                       "copyRows(void *to, const void *from, size_t bytes, cudaMemcpyKind k,\n"
+                       "                     cudaStream_t s)\n{\n"
+                       "    CML_CHECK(cudaMemcpy2DAsync(to, bytes, from, bytes, bytes, 1, k, s));\n"
+                       "}\n", COPY_BODY COPY_LOOP COPY_OUT,
+                       "    const size_t bytes = n * sizeof(float);\n"
+                       "    copyRows(d_x, h_x, bytes, cudaMemcpyHostToDevice, stream);\n"
+                       "    copyRows(d_y, h_y, bytes, cudaMemcpyHostToDevice, stream);\n"
+                       COPY_LOOP "    copyRows(h_out, d_y, bytes, cudaMemcpyDeviceToHost, stream);\n",
+                       "6.2");
+    assert_kind(CML_TECH_CALLS, CML_TECH_PASSED);
+    ck_assert_msg(strstr(variant_r.tech[0].detail, "copyRows") != NULL, "%s",
+                  variant_r.tech[0].detail); /* found through the helper, not inlined */
+}
+END_TEST
+
+START_TEST(blocking_copies_pass_the_copy_check)
+{
+    check_variant("06", "copies.cu", COPY_OUT,
+                  "    CML_CHECK(cudaStreamSynchronize(stream));\n"
+                  "    CML_CHECK(cudaMemcpy(h_out, d_y, bytes, cudaMemcpyDeviceToHost));\n", "6.2");
+    assert_kind(CML_TECH_CALLS, CML_TECH_PASSED);
+}
+END_TEST
+
+/* Without nm the build cannot say what copy_saxpy calls: not checked, never a false fail. */
+START_TEST(copy_check_without_nm_is_not_checked)
+{
+    setenv("CML_NM", "/nonexistent/nm", 1);
+    check_variant("06", "copies.cu", "", "", "6.2");
+    unsetenv("CML_NM");
+    assert_kind(CML_TECH_CALLS, CML_TECH_NOT_CHECKED);
+}
+END_TEST
+
+/* The solutions themselves pass every static check of every task (ptx, forbid, calls). */
 START_TEST(solutions_pass_every_static_check)
 {
     const char *labs[] = { "03", "04", "06", "07" };
     for (size_t l = 0; l < sizeof labs / sizeof labs[0]; l++) {
-        const cml_lab_spec *spec = lab(labs[l]);
+        const cml_lab_spec *spec = variant_lab(labs[l]);
         for (int k = 0; k < spec->ntasks; k++) {
             int statics = 0;
             for (int i = 0; i < spec->tasks[k].ntech; i++)
                 statics += spec->tasks[k].tech[i].kind == CML_TECH_PTX ||
-                           spec->tasks[k].tech[i].kind == CML_TECH_FORBID;
+                           spec->tasks[k].tech[i].kind == CML_TECH_FORBID ||
+                           spec->tasks[k].tech[i].kind == CML_TECH_CALLS;
             if (!statics)
                 continue;
             check_variant(labs[l], spec->files[0], "", "", spec->tasks[k].id);
-            for (int i = 0; i < r.spec->ntech; i++)
-                ck_assert_msg(r.tech[i].state != CML_TECH_FAILED, "%s task %s: %s check: %s",
-                              spec->lab, r.spec->id, cml_tech_kind_name(r.spec->tech[i].kind),
-                              r.tech[i].detail);
+            for (int i = 0; i < variant_r.spec->ntech; i++)
+                ck_assert_msg(variant_r.tech[i].state != CML_TECH_FAILED,
+                              "%s task %s: %s check: %s", spec->lab, variant_r.spec->id,
+                              cml_tech_kind_name(variant_r.spec->tech[i].kind),
+                              variant_r.tech[i].detail);
         }
     }
 }
@@ -306,15 +280,10 @@ END_TEST
 
 Suite *variants_suite(void)
 {
-    char err[512];
     Suite *s = suite_create("variants");
     TCase *tc = tcase_create("static checks on real builds");
     tcase_set_timeout(tc, 300);
-    nspecs = cml_load_specs(test_root(), NULL, specs, CML_MAX_LABS, err, sizeof err);
-    if (nspecs <= 0) {
-        fprintf(stderr, "variants: %s\n", err);
-        nspecs = 0;
-    }
+    variants_load();
     tcase_add_test(tc, solutions_pass_every_static_check);
     tcase_add_test(tc, experiment_without_shared_memory_fails);
     tcase_add_test(tc, padded_tile_for_the_swizzle_fails);
@@ -327,6 +296,11 @@ Suite *variants_suite(void)
     tcase_add_test(tc, old_copies_under_if0_pass_the_no_copy_check);
     tcase_add_test(tc, token_pasted_copy_fails_the_no_copy_check);
     tcase_add_test(tc, zero_copy_path_calling_the_copy_path_fails_the_no_copy_check);
+    tcase_add_test(tc, copy_path_computing_on_mapped_memory_fails_the_copy_check);
+    tcase_add_test(tc, copies_through_a_file_local_helper_pass_the_copy_check);
+    tcase_add_test(tc, blocking_copies_pass_the_copy_check);
+    tcase_add_test(tc, copy_check_without_nm_is_not_checked);
+    variants_planted_add(tc);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -107,6 +107,20 @@ int spec_forbid(spec_parser *p, char *args)
     return what_into(p, "forbid", args, c);
 }
 
+/* `calls <function> <regex> <what>`: a host function of the student's objects (its name, as
+ * written: copy_saxpy, not its mangled symbol) must refer to a symbol matching regex. */
+int spec_calls(spec_parser *p, char *args)
+{
+    cml_tech_spec *c = new_check(p, CML_TECH_CALLS, "calls");
+    if (!c)
+        return -1;
+    if (word_into(p, "calls", "a function name", spec_word(&args), c->scope,
+                  sizeof c->scope) != 0 ||
+        regex_into(p, "calls", spec_word(&args), c->pattern, sizeof c->pattern) != 0)
+        return -1;
+    return what_into(p, "calls", args, c);
+}
+
 /* `ncu <kernel-regex> <metric> <max> <what>` */
 int spec_ncu(spec_parser *p, char *args)
 {
@@ -160,6 +174,6 @@ int spec_close_technique(spec_parser *p)
         return spec_fail(p, "task %s has technique checks but no 'technique <points>'", t->id);
     if (p->has_technique && t->ntech == 0)
         return spec_fail(p, "task %s has 'technique' points but no check (ptx, sass, forbid, "
-                         "ncu)", t->id);
+                         "calls, ncu)", t->id);
     return 0;
 }

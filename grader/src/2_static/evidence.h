@@ -24,7 +24,9 @@ int cml_evidence_collect(const cml_lab_spec *spec, const char *dir, int cc, char
  * a host function of dir's object of `file` that refers to a kernel's stub or host symbol, but
  * for code nvcc generates for each kernel (its stub, the registration); or
  * ev/<file>.launches.err with why not (nm or objdump missing). With it, ev/<file>.symbols:
- * "T name" per function the object defines, "U name" per name it takes from elsewhere. */
+ * "T name" per function the object defines, "U name" per name it takes from elsewhere, and
+ * ev/<file>.calls: "caller target" per symbol a host function refers to or calls directly
+ * (ev/<file>.calls.err when nm or objdump is missing). */
 int cml_evidence_launches(const char *dir, const char *file, const char *ev);
 
 /* The digest of every file name and file in ev_dir, in name order; 0, or -1 when unreadable. */

@@ -19,11 +19,8 @@ void lr_check_instructions(lr_ctx *c, const lr_object *o)
     char func[256] = "?";
     for (const char *l = o->disasm; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
         size_t len = strcspn(l, "\n");
-        const char *lt = memchr(l, '<', len);
-        if (len > 3 && l[len - 1] == ':' && l[len - 2] == '>' && lt && isxdigit((unsigned char)l[0])) {
-            snprintf(func, sizeof func, "%.*s", (int)(l + len - 2 - lt - 1), lt + 1);
+        if (lr_disasm_header(l, len, func, sizeof func))
             continue;
-        }
         const char *t1 = memchr(l, '\t', len), *t2 = t1 ? memchr(t1 + 1, '\t', l + len - t1 - 1)
                                                           : NULL;
         if (!t2)

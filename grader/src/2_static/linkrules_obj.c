@@ -3,6 +3,7 @@
  * the host instructions. Parsed in place: every string points into the tools' output. */
 #include "linkrules_obj.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,4 +202,15 @@ const lr_func *lr_func_at(const lr_object *o, const char *section, uint64_t offs
             return f;
     }
     return NULL;
+}
+
+/* Contract in linkrules_obj.h. */
+int lr_disasm_header(const char *line, size_t len, char *buf, size_t blen)
+{
+    const char *lt = memchr(line, '<', len);
+    if (len <= 3 || line[len - 1] != ':' || line[len - 2] != '>' || !lt ||
+        !isxdigit((unsigned char)line[0]))
+        return 0;
+    snprintf(buf, blen, "%.*s", (int)(line + len - 2 - lt - 1), lt + 1);
+    return 1;
 }

@@ -50,6 +50,10 @@ int lr_references(const lr_object *o, const char *name);
 /* The function of o whose code holds section+offset; NULL when none does. */
 const lr_func *lr_func_at(const lr_object *o, const char *section, uint64_t offset);
 
+/* objdump -d: whether the line of length len is a function's header ("0000... <name>:"); its
+ * name into buf (capped) when it is. */
+int lr_disasm_header(const char *line, size_t len, char *buf, size_t blen);
+
 /* nm letters. */
 int lr_is_undefined(char type);
 int lr_is_weak(char type); /* W V u: a later definition may lose to an earlier one */

@@ -32,11 +32,12 @@ typedef struct {
 } cml_case_spec;
 
 /* A technique check (technique.c): proves how the task was solved, not only that it is right. */
-enum cml_tech_kind { CML_TECH_PTX, CML_TECH_SASS, CML_TECH_FORBID, CML_TECH_NCU };
+enum cml_tech_kind { CML_TECH_PTX, CML_TECH_SASS, CML_TECH_FORBID, CML_TECH_NCU, CML_TECH_CALLS };
 
 typedef struct {
     enum cml_tech_kind kind;
-    char scope[64];      /* ptx, sass: only inside kernels whose (mangled) name contains this */
+    char scope[64];      /* ptx, sass: only inside kernels whose (mangled) name contains this;
+                            calls: the host function whose references are checked */
     char file[64];       /* forbid: the student file */
     char pattern[160];   /* ptx, sass, forbid: POSIX ERE; ncu: kernel-name regex */
     char metric[128];    /* ncu: the metric summed over the profiled kernels */

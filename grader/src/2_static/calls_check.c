@@ -1,0 +1,112 @@
+/* The calls check: a host function must refer to a symbol, e.g. lab 06's copy_saxpy must call
+ * cudaMemcpy* ("copy in, compute, copy out"; computing on mapped memory instead made no copy
+ * and passed every case). It reads the build's .calls evidence (evidence_launches.c, from the
+ * object's relocations and disassembly, taken before any student code ran) and follows calls
+ * into functions of the same object, any number deep: a file-local helper that gcc did not
+ * inline shows up as a call, one it inlined is part of the caller already. Calls into another
+ * student file or a library are not followed. This proves a copy is made, not that it runs. */
+#include "technique.h"
+
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define CALLS_DEPTH 32 /* functions followed per object: far more than a lab file holds */
+
+/* Whether sym names the function `name`: that C name, or a C++ symbol whose top-level name it
+ * is (`_Z10copy_saxpyPfPKfS1_miS_S_P11CUstream_st`). */
+static int names_function(const char *sym, size_t len, const char *name)
+{
+    size_t n = strlen(name);
+    if (len == n && strncmp(sym, name, n) == 0)
+        return 1;
+    char prefix[80];
+    int w = snprintf(prefix, sizeof prefix, "_Z%zu%s", n, name);
+    return w > 0 && (size_t)w < sizeof prefix && len > (size_t)w &&
+           strncmp(sym, prefix, (size_t)w) == 0;
+}
+
+/* Whether name is one of the n names in set. */
+static int in_set(char set[][256], int n, const char *name, size_t len)
+{
+    for (int i = 0; i < n; i++)
+        if (strlen(set[i]) == len && strncmp(set[i], name, len) == 0)
+            return 1;
+    return 0;
+}
+
+/* Walk one object's "caller target" lines from `function`: 1 with the reference into found
+ * when one matches re, else 0; *seen gets how many functions were followed. */
+static int walk(const char *text, const char *function, const regex_t *re, char *found,
+                size_t flen, int *seen)
+{
+    char set[CALLS_DEPTH][256];
+    int n = 0;
+    for (const char *p = text; *p && n < CALLS_DEPTH; p += strcspn(p, "\n"), p += *p == '\n') {
+        size_t c = strcspn(p, " \n");
+        if (names_function(p, c, function) && !in_set(set, n, p, c))
+            snprintf(set[n++], sizeof set[0], "%.*s", (int)c, p);
+    }
+    for (int at = 0; at < n; at++) /* set grows while it is walked: breadth first */
+        for (const char *p = text; *p; p += strcspn(p, "\n"), p += *p == '\n') {
+            size_t c = strcspn(p, " \n"), len = strcspn(p, "\n");
+            if (c >= len || c != strlen(set[at]) || strncmp(p, set[at], c) != 0)
+                continue;
+            char target[256];
+            snprintf(target, sizeof target, "%.*s", (int)(len - c - 1), p + c + 1);
+            if (regexec(re, target, 0, NULL, 0) == 0) {
+                snprintf(found, flen, "%.80s refers to %.80s", set[at], target);
+                return *seen = n, 1;
+            }
+            /* a function of this object is one that itself refers to something */
+            int local = 0;
+            for (const char *q = text; !local && *q; q += strcspn(q, "\n"), q += *q == '\n')
+                local = strncmp(q, target, strlen(target)) == 0 && q[strlen(target)] == ' ';
+            if (local && n < CALLS_DEPTH && !in_set(set, n, target, strlen(target)))
+                snprintf(set[n++], sizeof set[0], "%s", target);
+        }
+    *seen = n;
+    return 0;
+}
+
+/* Contract in technique.h. */
+void cml_tech_calls(const cml_lab_spec *spec, const cml_tech_spec *c,
+                    const cml_technique_env *env, cml_tech_result *out)
+{
+    char why[300] = "no student sources here", found[200] = "";
+    regex_t re;
+    out->state = CML_TECH_NOT_CHECKED;
+    if (!env->ev_dir || regcomp(&re, c->pattern, REG_EXTENDED | REG_NOSUB) != 0) {
+        snprintf(out->detail, sizeof out->detail, "not checked (%s)", why);
+        return;
+    }
+    int hit = 0, seen = 0, missing = 0;
+    for (int i = 0; !hit && i < spec->nfiles; i++) {
+        if (!cml_is_cu(spec->files[i]))
+            continue;
+        char *text = cml_tech_evidence(env, spec->files[i], ".calls", why, sizeof why);
+        int followed = 0;
+        missing |= !text;
+        hit = text && walk(text, c->scope, &re, found, sizeof found, &followed);
+        seen += followed;
+        free(text);
+    }
+    regfree(&re);
+    if (hit)
+        out->state = CML_TECH_PASSED,
+        snprintf(out->detail, sizeof out->detail, "found: %s", found);
+    else if (missing) /* no nm or objdump at build time: never a false fail */
+        snprintf(out->detail, sizeof out->detail, "not checked (%.250s)", why);
+    else if (!seen)
+        out->state = CML_TECH_FAILED,
+        snprintf(out->detail, sizeof out->detail, "%.60s refers to no function at all: it "
+                 "must call %.120s", c->scope, c->pattern);
+    else
+        out->state = CML_TECH_FAILED,
+        snprintf(out->detail, sizeof out->detail, "neither %.60s nor the %d function%s of its "
+                 "file it calls refers to anything matching %.120s", c->scope, seen - 1,
+                 seen == 2 ? "" : "s", c->pattern);
+}
