@@ -137,6 +137,6 @@ int cml_sanitize_workers(void)
     int n = env && *env ? atoi(env) : 0;
     if (n >= 1 && n <= MAX_WORKERS)
         return n;
-    n = cml_ncpus() / 2;
-    return n < 1 ? 1 : n > 8 ? 8 : n;
+    n = cml_ncpus(); /* nothing is timed meanwhile: every core (the tools are CPU-bound) */
+    return n < 1 ? 1 : n > 16 ? 16 : n;
 }
