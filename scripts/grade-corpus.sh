@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Grade corpus submissions (planted format: bug.patch against the solution, EXPECT verdicts)
-# one lab each, and say for each whether every task got the verdict EXPECT names (tasks not
-# listed must pass). A quicker, selective companion of the gpu-planted and gpu-attacks tests:
+# Grade corpus submissions (planted format: bug.patch against the solution, EXPECT verdicts,
+# "wrong|sanitizer" for either) one lab each, and say for each whether every task got the
+# verdict EXPECT names (tasks not listed must pass). A quicker, selective companion of the gpu-planted and gpu-attacks tests:
 #   scripts/grade-corpus.sh tests/planted/01_coalescing/lazy_timed_copy [...]
 # Logs under ${OUT:-build/corpus}; one line per submission, "ok" or "MISMATCH", last.
 set -uo pipefail
@@ -23,7 +23,7 @@ for d in "$@"; do
         want=$(awk -v t="$task" '$1 == t {print $2}' "$d/EXPECT")
         text=$(awk -v t="$task" '$1 == t {$1 = ""; $2 = ""; sub(/^ +/, ""); print}' "$d/EXPECT")
         [ -n "$want" ] || want=passed
-        if [ "$status" != "$want" ] || { [ -n "$text" ] && [[ "$detail" != *"$text"* ]]; }; then
+        if [[ "|$want|" != *"|$status|"* ]] || { [ -n "$text" ] && [[ "$detail" != *"$text"* ]]; }; then
             verdict="MISMATCH ($task: $status, want $want${text:+ '$text'}: ${detail:0:160})"
         fi
     done < <(cat "$g/summary.tsv" 2>/dev/null)
