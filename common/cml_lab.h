@@ -118,18 +118,15 @@ cml_timing cml_time(cml_launcher launch, void *d_poison, size_t poison_bytes);
  * counts is end to end: the host clock from just before the launch to after a device
  * synchronize (and, when asked, after the host has touched the output), transfers included.
  * Outputs are read by the host directly, never through cudaMemcpy. */
-#define CML_HOST_GUARDS 4
 typedef struct {
     uint64_t h2d_bytes, d2h_bytes; /* what the case must carry over the host link, each way */
     int touch_output;              /* timed region ends after the host reads 1 float per 4 KiB */
     cml_launcher reset;            /* run untimed before every launch (restore inputs from the
                                       case's device inputs, cml_input); fn NULL: none */
-    /* guard_cpu: the graded checked launch runs with the output and guard[] (whole pinned or
-     * managed allocations: the task's inputs) out of the CPU's reach, so a task the host's cores
-     * did fails (the GPU must do the work); for tasks whose work is kernels on that memory. */
+    /* guard_cpu: the graded checked launch runs with the output read-only for the CPU (pinned
+     * or managed, a whole allocation), so a task whose result the host's cores wrote fails: the
+     * GPU must do the work. For tasks whose work is kernels writing that memory. */
     int guard_cpu;
-    const void *guard[CML_HOST_GUARDS];
-    size_t guard_bytes[CML_HOST_GUARDS];
 } cml_host_io;
 
 /* Like cml_run_case_l for an output in host-visible memory: poisons h_out on the host, runs

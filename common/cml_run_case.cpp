@@ -43,19 +43,21 @@ static void sync_task_kernels(void)
 }
 
 /* ---- the GPU did the work: a host-involved case's checked launch runs while the host's cores
- * may not touch its data ----
- * From the launch until its kernels finished, the output and the buffers in io->guard are
- * PROT_NONE: kernels, copies and prefetches still reach them (measured on an H100 with pinned
- * mapped and managed memory, scripts/exp/host_protect.cu), while a read or write by the CPU
- * faults. The fault comes back here, and the case ends with an error: a task done by the host's
- * cores earns nothing. The student's object may not call mprotect or sigaction (link rules). */
+ * may not write its output ----
+ * From the launch until its kernels finished, the output is PROT_READ: kernels, copies and
+ * prefetches still write it (measured on an H100 with pinned mapped and managed memory even
+ * under PROT_NONE, scripts/exp/host_protect.cu), while a write by the CPU faults. The fault
+ * comes back here, and the case ends with an error: a task done by the host's cores earns
+ * nothing. Only the output: with A and B of lab 07 PROT_NONE too, a correct 7.3 that advised
+ * them read-mostly died of an illegal address on an H100 (the driver's read duplication needs
+ * the CPU's view). The student's object may call neither mprotect nor sigaction (link rules). */
 
 static struct {
     sigjmp_buf jump;
     struct {
         char *p;
         size_t bytes;
-    } r[CML_HOST_GUARDS + 1];
+    } r[1];
     int n;
 } g_guard;
 
@@ -88,12 +90,12 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
     raise(sig);
 }
 
-/* Takes (prot PROT_NONE) or gives back the CPU's access to the guarded pages. A range mprotect
- * refuses is left unguarded: never a false fail. */
+/* Takes (prot PROT_READ) or gives back the CPU's write access to the guarded pages. A range
+ * mprotect refuses is left unguarded: never a false fail. */
 static void guard_set(int prot)
 {
     for (int i = 0; i < g_guard.n; i++)
-        if (mprotect(g_guard.r[i].p, g_guard.r[i].bytes, prot) != 0 && prot == PROT_NONE)
+        if (mprotect(g_guard.r[i].p, g_guard.r[i].bytes, prot) != 0 && prot == PROT_READ)
             g_guard.r[i].bytes = 0;
 }
 
@@ -113,8 +115,6 @@ static int launch_guarded(const cml_case_out *o, cml_launcher launch)
 {
     g_guard.n = 0;
     guard_add(o->out, o->elems * sizeof(float));
-    for (int i = 0; i < CML_HOST_GUARDS; i++)
-        guard_add(o->io->guard[i], o->io->guard_bytes[i]);
     struct sigaction sa, old_segv, old_bus;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_fault;
@@ -122,7 +122,7 @@ static int launch_guarded(const cml_case_out *o, cml_launcher launch)
     sigaction(SIGSEGV, &sa, &old_segv);
     sigaction(SIGBUS, &sa, &old_bus);
     volatile int touched = 0;
-    guard_set(PROT_NONE);
+    guard_set(PROT_READ);
     if (sigsetjmp(g_guard.jump, 1) == 0) {
         launch.fn(launch.ctx, cml_stream());
         (void)cudaStreamSynchronize(cml_stream()); /* errors: sync_task_kernels reports them */
@@ -141,9 +141,9 @@ static int launch_guarded(const cml_case_out *o, cml_launcher launch)
     sigaction(SIGSEGV, &old_segv, NULL);
     sigaction(SIGBUS, &old_bus, NULL);
     if (touched)
-        cml_case_fail("the host's cores read or wrote the task's data while its launch ran: a "
-                      "host-involved task must be done by kernels on the GPU (the harness takes "
-                      "the CPU's access to the buffers away until the kernels finish)");
+        cml_case_fail("the host's cores wrote the task's output while its launch ran: a "
+                      "host-involved task must be done by kernels on the GPU (the harness makes "
+                      "the output read-only for the CPU until the kernels finish)");
     return touched ? -1 : 0;
 }
 

@@ -152,16 +152,14 @@ static void zc_saxpy_captured(float *out, const float *x, const float *y, size_t
 
 // ---- one run function per task ----
 
-/* What the case carries over the link, and its inputs: restored before every repetition, and
- * named for the guard (cml_host_io.guard_cpu). */
-template <class F> static cml_host_io link_io(size_t n, int trips, const host_bufs &h, F &reset)
+/* What the case carries over the link, and how its inputs are restored before every
+ * repetition. */
+template <class F> static cml_host_io link_io(size_t n, int trips, F &reset)
 {
     const uint64_t f = (uint64_t)n * sizeof(float) * trips;
     cml_host_io io = {};
     io.h2d_bytes = 2 * f, io.d2h_bytes = f;
     io.reset = cml_launcher_of(reset);
-    for (int i = 0; i < 2; i++)
-        io.guard[i] = h.p[i], io.guard_bytes[i] = n * sizeof(float);
     return io;
 }
 
@@ -184,7 +182,7 @@ static void run_zero_copy(const cml_case *c)
     if (in.make(h, n) != 0)
         return;
     auto reset = [&](cudaStream_t s) { in.copy(s); };
-    cml_host_io io = link_io(n, passes, h, reset); /* every pass crosses the link */
+    cml_host_io io = link_io(n, passes, reset); /* every pass crosses the link */
     io.guard_cpu = 1; /* kernels alone do the work: the host's cores may not */
     int checked = 0;
     cml_run_case_host(c, h.p[2], n, &io, [&](cudaStream_t s) {
@@ -211,7 +209,7 @@ static void run_with_device(const cml_case *c, device_saxpy_fn fn, unsigned flag
     if (!d_x || !d_y)
         return;
     auto reset = [&](cudaStream_t s) { in.copy(s); };
-    const cml_host_io io = link_io(n, 1, h, reset); /* the least any strategy moves: in, out once */
+    const cml_host_io io = link_io(n, 1, reset); /* the least any strategy moves: in, out once */
     cml_run_case_host(c, h.p[2], n, &io, [&](cudaStream_t s) {
         fn(h.p[2], h.p[0], h.p[1], n, passes, d_x, d_y, s);
     });
