@@ -44,13 +44,15 @@ static void sync_task_kernels(void)
 
 /* ---- the GPU did the work: a host-involved case's checked launch runs while the host's cores
  * may not write its output ----
- * From the launch until its kernels finished, the output is PROT_READ: kernels, copies and
- * prefetches still write it (measured on an H100 with pinned mapped and managed memory even
- * under PROT_NONE, scripts/exp/host_protect.cu), while a write by the CPU faults. The fault
- * comes back here, and the case ends with an error: a task done by the host's cores earns
- * nothing. Only the output: with A and B of lab 07 PROT_NONE too, a correct 7.3 that advised
- * them read-mostly died of an illegal address on an H100 (the driver's read duplication needs
- * the CPU's view). The student's object may call neither mprotect nor sigaction (link rules). */
+ * From the launch until its kernels finished, the output is out of the CPU's reach: PROT_NONE
+ * for pinned memory, PROT_READ for managed memory. Kernels, copies and prefetches still write it
+ * (measured on an H100, scripts/exp/host_protect.cu), while a write by the CPU faults. The
+ * fault comes back here, and the case ends with an error: a task done by the host's cores earns
+ * nothing. Measured on an H100, 2026-11-24: with lab 07's A and B PROT_NONE too, a correct 7.3
+ * that advised them read-mostly died of an illegal address (the driver's read duplication
+ * needs the CPU's view), so inputs are never guarded; and a host write into pinned-mapped
+ * memory under PROT_READ did not fault (6.1), so pinned outputs get PROT_NONE. The student's
+ * object may call neither mprotect nor sigaction (link rules). */
 
 static struct {
     sigjmp_buf jump;
@@ -90,12 +92,13 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
     raise(sig);
 }
 
-/* Takes (prot PROT_READ) or gives back the CPU's write access to the guarded pages. A range
- * mprotect refuses is left unguarded: never a false fail. */
+/* Takes (prot PROT_READ or PROT_NONE) or gives back (PROT_READ | PROT_WRITE) the CPU's access
+ * to the guarded pages. A range mprotect refuses is left unguarded: never a false fail. */
 static void guard_set(int prot)
 {
     for (int i = 0; i < g_guard.n; i++)
-        if (mprotect(g_guard.r[i].p, g_guard.r[i].bytes, prot) != 0 && prot == PROT_READ)
+        if (mprotect(g_guard.r[i].p, g_guard.r[i].bytes, prot) != 0 &&
+            prot != (PROT_READ | PROT_WRITE))
             g_guard.r[i].bytes = 0;
 }
 
@@ -122,7 +125,11 @@ static int launch_guarded(const cml_case_out *o, cml_launcher launch)
     sigaction(SIGSEGV, &sa, &old_segv);
     sigaction(SIGBUS, &sa, &old_bus);
     volatile int touched = 0;
-    guard_set(PROT_READ);
+    cudaPointerAttributes a; /* managed: read-only; pinned: no access (see above) */
+    const int managed = cudaPointerGetAttributes(&a, o->out) == cudaSuccess &&
+                        a.type == cudaMemoryTypeManaged;
+    (void)cudaGetLastError();
+    guard_set(managed ? PROT_READ : PROT_NONE);
     if (sigsetjmp(g_guard.jump, 1) == 0) {
         launch.fn(launch.ctx, cml_stream());
         (void)cudaStreamSynchronize(cml_stream()); /* errors: sync_task_kernels reports them */
