@@ -97,7 +97,10 @@ static int is_mapped_pinned(const float *h)
     return 0;
 }
 
-/* The type of the first graph node that is not a kernel (or an empty node), or NULL. */
+static const char NO_KERNEL[] = "no kernel";
+
+/* The type of the first graph node that is not a kernel (or an empty node), or NULL; NO_KERNEL
+ * for a graph with no node at all: nothing ran on the GPU. */
 static const char *first_non_kernel(cudaGraph_t g)
 {
     static const char *const NAME[] = {"kernel", "memcpy", "memset", "host function",
@@ -107,6 +110,8 @@ static const char *first_non_kernel(cudaGraph_t g)
     size_t count = 0;
     CML_CHECK(cudaGraphGetNodes(g, NULL, &count));
     cudaGraphNode_t nodes[256];
+    if (count == 0)
+        return NO_KERNEL;
     if (count > 256)
         return "graph of more than 256 nodes";
     CML_CHECK(cudaGraphGetNodes(g, nodes, &count));
@@ -145,7 +150,10 @@ static void zc_saxpy_captured(float *out, const float *x, const float *y, size_t
         CML_CHECK(cudaGraphExecDestroy(exec));
     }
     CML_CHECK(cudaGraphDestroy(graph));
-    if (bad)
+    if (bad == NO_KERNEL)
+        cml_case_fail("zc_saxpy launched no kernel on `stream`: the GPU must do the passes, not "
+                      "the host's cores");
+    else if (bad)
         cml_case_fail("the zero-copy path put a %s on `stream`: its data must move only through "
                       "the kernels' own loads and stores (no cudaMemcpy, no cudaMemset)", bad);
 }
