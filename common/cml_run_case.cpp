@@ -102,17 +102,18 @@ static void guard_set(int prot)
             g_guard.r[i].bytes = 0;
 }
 
-/* The pages that hold [p, p + bytes). A small pinned allocation shares its page with others of
- * the driver's pinned pool (6.1's n=1 output was not page-aligned on an H100): they are guarded
- * too, which no kernel minds, and a library touching them lifts the guard (on_fault). */
+/* A whole allocation only (page-aligned): a small pinned one shares its page with others of the
+ * driver's pool (6.1's n=1 output was not page-aligned on an H100) and is left unguarded, as is
+ * anything that is not: never a neighbour's page. 6.1's captured launch finds a zero-copy path
+ * that ran no kernel anyway (labs/06_zero_copy/harness.cu). */
 static void guard_add(const void *p, size_t bytes)
 {
     const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     const uintptr_t b = (uintptr_t)p, first = b & ~(page - 1);
-    if (!p || !bytes)
+    if (!p || !bytes || first != b)
         return;
     g_guard.r[g_guard.n].p = (char *)first;
-    g_guard.r[g_guard.n++].bytes = (b + bytes - first + page - 1) & ~(page - 1);
+    g_guard.r[g_guard.n++].bytes = (bytes + page - 1) & ~(page - 1);
 }
 
 /* The checked launch of a host-involved case, guarded; its kernels have finished on return.
