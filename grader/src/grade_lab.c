@@ -26,24 +26,6 @@ static void unfinished_how(const lab_run *lr, double timeout_s, char *buf, size_
         cml_proc_describe(p, timeout_s, buf, len);
 }
 
-/* Copy the header records (hello, device, copy bandwidth) of one run into another. */
-static void copy_header(const cml_run_record *from, cml_run_record *to)
-{
-    to->hello = from->hello;
-    to->done = from->done;
-    snprintf(to->device_name, sizeof to->device_name, "%s", from->device_name);
-    to->cc = from->cc;
-    to->sms = from->sms;
-    to->l2_bytes = from->l2_bytes;
-    to->mem_bytes = from->mem_bytes;
-    to->driver = from->driver;
-    to->runtime = from->runtime;
-    to->clock_mhz = from->clock_mhz;
-    to->copy_gbps = from->copy_gbps;
-    to->link_h2d_gbps = from->link_h2d_gbps;
-    to->link_d2h_gbps = from->link_d2h_gbps;
-}
-
 /* Every timed case of the lab, in task order. */
 static int timed_cases(const cml_lab_spec *spec, int *ti, int *ci)
 {
@@ -55,19 +37,6 @@ static int timed_cases(const cml_lab_spec *spec, int *ti, int *ci)
                 ci[total++] = c;
             }
     return total;
-}
-
-/* Spread one reference run's records back into one record per task whose case indexes
- * match the student's run of that task. */
-static void spread(const cml_run_record *rec, const case_list *cl, cml_run_record *per_task)
-{
-    for (int j = 0; j < cl->n; j++) {
-        cml_run_record *to = &per_task[cl->task[j]];
-        copy_header(rec, to);
-        to->cases[cl->tcase[j]] = rec->cases[j];
-        if (to->ncases <= cl->tcase[j])
-            to->ncases = cl->tcase[j] + 1;
-    }
 }
 
 /* The reference's timed cases, with --no-output, CML_MAX_CASES per run (one run for any
@@ -97,7 +66,7 @@ static void reference_runs(const cml_lab_spec *spec, const char *ref_bin, const 
             fprintf(o->progress, "[%s] warning: the reference solution's run was tampered (it "
                     "%s): its timings are not used\n", spec->lab, lr->rec.tamper);
         if (!lr->rec.tampered)
-            spread(&lr->rec, &chunk, per_task);
+            cml_spread_records(&lr->rec, &chunk, per_task);
         if (!lr->rec.done && o->progress) {
             char how[300];
             unfinished_how(lr, spec->timeout_s, how, sizeof how);
@@ -148,97 +117,6 @@ static void note_ending(const lab_run *lr, double timeout_s, cml_task_result *r)
               how);
 }
 
-/* Case ci of task t verified from its output file, and its timed repetitions from the sample
- * `reps` drew (ended here either way); 1 when both hold, else v says why. */
-static int verified(const cml_task_spec *t, int ci, uint64_t seed, const char *file,
-                    const cml_case_record *rec, cml_rep_check *reps, cml_case_verdict *v)
-{
-    cml_case_verdict ignored;
-    const int ok = cml_verify_case(t, &t->cases[ci], seed, file, rec, v);
-    return cml_reps_end(reps, rec, ok ? v : &ignored) && ok;
-}
-
-/* A "slow" verdict costs points only once a second measurement agrees. The task's timed cases
- * run again, the reference first and then the student (into a scratch out-dir, as the first
- * time, and its outputs verified again: a wrong output's time never counts), and the task keeps
- * the better of the two ratios. Host-involved tasks vary more between processes than within one:
- * lab 07's 7.2, identical code on both sides, measured 0.87x in one grading and 1.33x in another
- * on an H200. A false "slow" is the error that costs a student points; a second chance for a
- * truly slow submission costs it nothing but a few seconds. */
-static void confirm_slow(const cml_lab_spec *spec, int ti, const char *bin, const char *ref_bin,
-                         const cml_run_record *student, const cml_run_opts *o,
-                         cml_task_result *r)
-{
-    const cml_task_spec *t = &spec->tasks[ti];
-    char dir[CML_PATH];
-    case_list cl = { .n = 0 };
-    for (int c = 0; c < t->ncases && cl.n < CML_MAX_CASES; c++)
-        if (t->cases[c].timed) {
-            cl.task[cl.n] = ti;
-            cl.tcase[cl.n++] = c;
-        }
-    lab_run *lr = malloc(2 * sizeof *lr);
-    cml_run_record *ref = calloc((size_t)spec->ntasks, sizeof *ref);
-    cml_run_record *stu = malloc(sizeof *stu);
-    cml_task_result *again = malloc(sizeof *again);
-    char name[96], err[1024];
-    snprintf(name, sizeof name, "%s-%s-again", spec->lab, t->id);
-    if (!lr || !ref || !stu || !again ||
-        cml_sandbox_scratch(o->work_dir, name, bin, dir, sizeof dir, err, sizeof err) < 0)
-        goto out;
-    if (o->progress)
-        fprintf(o->progress, "[%s] task %s: %.2fx the reference: measuring both again\n",
-                spec->lab, t->id, r->ratio);
-    cml_lab_run(ref_bin, o->ref_sha, spec, &cl, NULL, o, &lr[0]);
-    if (!lr[0].rec.tampered)
-        spread(&lr[0].rec, &cl, ref);
-    cml_rep_check *reps[CML_MAX_CASES];
-    for (int j = 0; j < cl.n; j++)
-        reps[j] = cml_reps_begin(t, &t->cases[cl.tcase[j]], o->seed, j);
-    cml_lab_run(bin, o->student_sha, spec, &cl, dir, o, &lr[1]);
-    if (lr[1].rec.tampered) { /* the second run is a claim too */
-        for (int j = 0; j < cl.n; j++)
-            cml_reps_end(reps[j], &(cml_case_record){0}, NULL);
-        cml_task_tampered(r, &lr[1].rec);
-        goto done;
-    }
-    *stu = *student;
-    int wrong = 0; /* the second run's outputs are verified too: its time counts only if right */
-    for (int j = 0; j < cl.n; j++) { /* the student record holds the task's cases in spec order */
-        char file[CML_PATH];
-        cml_case_verdict cv;
-        cml_fmt(file, sizeof file, "%s/case%d.bin", dir, j);
-        wrong |= !verified(t, cl.tcase[j], o->seed, file, &lr[1].rec.cases[j], reps[j], &cv);
-        stu->cases[cl.tcase[j]] = lr[1].rec.cases[j];
-    }
-    *again = *r;
-    again->status = CML_STATUS_NONE;
-    again->detail[0] = '\0';
-    cml_score_task(again, stu, &ref[ti]);
-    const double first = r->ratio;
-    if (again->timed && !wrong && again->ratio < first)
-        *r = *again;
-    if (wrong)
-        cml_award(r, r->status, "%s; measured twice, but the second run's output was wrong or "
-                  "missing: the first time counts", r->detail);
-    else if (!again->timed)
-        cml_award(r, r->status, "%s; a second measurement gave no time: the first counts",
-                  r->detail);
-    else
-        cml_award(r, r->status, "%s; measured twice, %.2fx then %.2fx: the better counts",
-                  r->detail, first, again->ratio);
-done:
-    cml_proc_result_free(&lr[0].proc);
-    cml_proc_result_free(&lr[1].proc);
-    if (!o->keep)
-        cml_rmtree(dir);
-out:
-    free(lr);
-    free(ref);
-    free(stu);
-    free(again);
-}
-
 /* Run the student's binary on task ti's cases in a fresh out-dir, verify and score. */
 static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const char *ref_bin,
                       const cml_run_record *ref, const cml_run_opts *o, cml_task_result *r)
@@ -271,13 +149,13 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
     const double t_verify = cml_now();
     for (int c = 0; c < t->ncases; c++) {
         cml_fmt(file, sizeof file, "%s/case%d.bin", dir, c);
-        r->cases_passed += verified(t, c, o->seed, file, &lr->rec.cases[c], reps[c],
+        r->cases_passed += cml_case_verified(t, c, o->seed, file, &lr->rec.cases[c], reps[c],
                                     &r->cases[c]);
     }
     int cut_short = !lr->rec.done && apply_unfinished(t, lr, spec->timeout_s, r);
     cml_score_task(r, &lr->rec, ref);
     if (ref_bin && r->timed && lr->rec.done && r->status == CML_STATUS_SLOW)
-        confirm_slow(spec, ti, bin, ref_bin, &lr->rec, o, r);
+        cml_confirm_slow(spec, ti, bin, ref_bin, &lr->rec, o, r);
     if (!lr->rec.done && !cut_short && !lr->rec.tampered)
         note_ending(lr, spec->timeout_s, r);
     cml_technique_env te = { o->ev_dir, o->ev_digest, bin, o->cc, o->seed, o->work_dir,

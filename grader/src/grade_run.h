@@ -5,6 +5,7 @@
 
 #include "grade.h"
 #include "records.h"
+#include "verify.h"
 
 /* The cases of one run: which task and which of its cases each --case is. */
 typedef struct {
@@ -23,5 +24,24 @@ typedef struct {
  * A copy whose SHA-256 changed is not run: lr->proc says why. */
 void cml_lab_run(const char *bin, const char *sha, const cml_lab_spec *spec,
                  const case_list *cl, const char *dir, const cml_run_opts *o, lab_run *lr);
+
+/* Spread one reference run's records back into one record per task (per_task, indexed by
+ * task), whose case indexes match the student's run of that task; the header records (device,
+ * bandwidths) go to every task named in cl. */
+void cml_spread_records(const cml_run_record *rec, const case_list *cl,
+                        cml_run_record *per_task);
+
+/* grade_again.c: case ci of task t (index k of its run, here ci) verified from its output file
+ * and from the sample of its timed repetitions `reps` drew (cml_reps_begin; ended here either
+ * way): 1 when both hold, else v says why. */
+int cml_case_verified(const cml_task_spec *t, int ci, uint64_t seed, const char *file,
+                      const cml_case_record *rec, cml_rep_check *reps, cml_case_verdict *v);
+
+/* grade_again.c: a "slow" verdict costs points only once a second measurement agrees: the
+ * task's timed cases run again, the reference first, then the student (outputs and sampled
+ * repetitions verified again); the task keeps the better of the two ratios, and its detail
+ * says both. */
+void cml_confirm_slow(const cml_lab_spec *spec, int ti, const char *bin, const char *ref_bin,
+                      const cml_run_record *student, const cml_run_opts *o, cml_task_result *r);
 
 #endif /* CML_GRADE_RUN_H */
