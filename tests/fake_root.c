@@ -88,3 +88,25 @@ void fake_root_specs(const char *dir, cml_lab_spec *specs)
     int n = cml_load_specs(dir, NULL, specs, 2, err, sizeof err);
     ck_assert_msg(n == 2, "fake specs: %s", err);
 }
+
+/* Contract in helpers.h. */
+void fake_root_setup(char *root, size_t rlen, double timeout1_s, double timeout2_s,
+                     cml_lab_spec *specs, char *work, size_t wlen)
+{
+    test_tmpdir(root, rlen);
+    fake_root_make(root, timeout1_s, timeout2_s);
+    fake_root_specs(root, specs);
+    cml_fmt(work, wlen, "%s/work", root);
+}
+
+/* Contract in helpers.h. */
+void fake_grade(const cml_lab_spec *spec, const char *mode, const char *task,
+                const cml_run_opts *o, cml_lab_result *result)
+{
+    if (mode) {
+        setenv("FAKE_MODE", mode, 1);
+        setenv("FAKE_TASK", task, 1);
+    }
+    const char *bin = test_path("build/fake_lab");
+    ck_assert_int_eq(cml_grade_lab_with_binaries(spec, bin, bin, o, result), 0);
+}

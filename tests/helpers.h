@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "cml.h"
+#include "grade.h"
 
 /* The repository root (two folders above build/check_tests); exits when unknown. Safe outside
  * tests too (suite creation), as is test_path. */
@@ -62,5 +63,15 @@ void fake_root_make(const char *dir, double timeout1_s, double timeout2_s);
 
 /* Load the fake root's two specs into specs[0..1]; aborts the test on a spec error. */
 void fake_root_specs(const char *dir, cml_lab_spec *specs);
+
+/* A test's fake root: a fresh temporary folder in root (rlen >= 64) made by fake_root_make,
+ * its specs in specs[0..1], and the grading's run folder, root/work, in work. */
+void fake_root_setup(char *root, size_t rlen, double timeout1_s, double timeout2_s,
+                     cml_lab_spec *specs, char *work, size_t wlen);
+
+/* Grade lab 01_fake (spec) with build/fake_lab on both sides, FAKE_MODE=mode in task `task`
+ * (mode NULL: as the environment says), options o; into result, asserting it ran. */
+void fake_grade(const cml_lab_spec *spec, const char *mode, const char *task,
+                const cml_run_opts *o, cml_lab_result *result);
 
 #endif /* CML_TEST_HELPERS_H */

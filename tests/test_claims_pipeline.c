@@ -17,10 +17,7 @@ static cml_lab_result result;
 
 static void setup(void)
 {
-    test_tmpdir(root, sizeof root);
-    fake_root_make(root, 5, 5);
-    fake_root_specs(root, specs);
-    cml_fmt(work, sizeof work, "%s/work", root);
+    fake_root_setup(root, sizeof root, 5, 5, specs, work, sizeof work);
 }
 
 static void teardown(void)
@@ -31,11 +28,8 @@ static void teardown(void)
 /* Grade lab 01_fake (1.1 copy, 1.2 transpose, 1.3 gather) with FAKE_MODE=mode in `task`. */
 static void grade_lab1(const char *mode, const char *task)
 {
-    setenv("FAKE_MODE", mode, 1);
-    setenv("FAKE_TASK", task, 1);
     cml_run_opts o = { .seed = 12345, .work_dir = work, .cc = 90 };
-    const char *bin = test_path("build/fake_lab");
-    ck_assert_int_eq(cml_grade_lab_with_binaries(&specs[0], bin, bin, &o, &result), 0);
+    fake_grade(&specs[0], mode, task, &o, &result);
 }
 
 static const cml_task_result *task(const char *id)

@@ -28,10 +28,7 @@ static FILE *progress;                     /* the grader's progress lines, when 
 
 static void setup(void)
 {
-    test_tmpdir(root, sizeof root);
-    fake_root_make(root, 2, 30);
-    fake_root_specs(root, specs);
-    cml_fmt(work, sizeof work, "%s/work", root);
+    fake_root_setup(root, sizeof root, 2, 30, specs, work, sizeof work);
 }
 
 static void teardown(void)
@@ -43,14 +40,9 @@ static void teardown(void)
 /* Grade lab 01_fake with FAKE_MODE=mode applied to `task`. */
 static void grade_lab1(const char *mode, const char *task)
 {
-    if (mode) {
-        setenv("FAKE_MODE", mode, 1);
-        setenv("FAKE_TASK", task, 1);
-    }
     cml_run_opts o = { .seed = 12345, .work_dir = work, .cc = 90, .student_sha = student_sha,
                        .ref_sha = ref_sha, .progress = progress };
-    const char *bin = test_path("build/fake_lab");
-    ck_assert_int_eq(cml_grade_lab_with_binaries(&specs[0], bin, bin, &o, &result), 0);
+    fake_grade(&specs[0], mode, task, &o, &result);
 }
 
 static const cml_task_result *task(const char *id)

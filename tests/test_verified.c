@@ -19,10 +19,7 @@ static cml_lab_result result;
 
 static void setup(void)
 {
-    test_tmpdir(root, sizeof root);
-    fake_root_make(root, 5, 5);
-    fake_root_specs(root, specs);
-    cml_fmt(work, sizeof work, "%s/work", root);
+    fake_root_setup(root, sizeof root, 5, 5, specs, work, sizeof work);
 }
 
 static void teardown(void)
@@ -34,11 +31,8 @@ static void teardown(void)
 /* Grade lab 01_fake (1.1 copy and 1.2 transpose are timed) with FAKE_MODE=mode in `task`. */
 static const cml_task_result *grade(const char *mode, const char *task)
 {
-    setenv("FAKE_MODE", mode, 1);
-    setenv("FAKE_TASK", task, 1);
     cml_run_opts o = { .seed = 4242, .work_dir = work, .cc = 90 };
-    const char *bin = test_path("build/fake_lab");
-    ck_assert_int_eq(cml_grade_lab_with_binaries(&specs[0], bin, bin, &o, &result), 0);
+    fake_grade(&specs[0], mode, task, &o, &result);
     return test_task(&result, task);
 }
 
