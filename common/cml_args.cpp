@@ -41,6 +41,19 @@ static int parse_seed(const char *s)
     return 0;
 }
 
+int cml_times_anything(void)
+{
+    if (g_opt.ncases == 0)
+        return 1; /* the table and --bench time every task */
+    for (int k = 0; k < g_opt.ncases; k++) {
+        const char *t = g_opt.cases[k];
+        for (const char *p = strstr(t, "time"); p; p = strstr(p + 1, "time"))
+            if ((p == t || p[-1] == ',') && (p[4] == ',' || p[4] == '\0'))
+                return 1;
+    }
+    return 0;
+}
+
 int cml_parse_args(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {

@@ -96,9 +96,13 @@ static int open_session(const cml_lab *lab, const char *gpu_line)
         return -1;
     }
     cml_timing_open();
-    cml_measure_copy_bandwidth();
-    printf("%s: %s\nGPU %s\ncudaMemcpy device-to-device: %.1f GB/s (read + written), seed %llu\n",
-           lab->name, lab->title, gpu_line, cml_copy_gbps(), (unsigned long long)cml_seed());
+    printf("%s: %s\nGPU %s\n", lab->name, lab->title, gpu_line);
+    if (cml_times_anything()) {
+        cml_measure_copy_bandwidth();
+        printf("cudaMemcpy device-to-device: %.1f GB/s (read + written), ", cml_copy_gbps());
+    } else
+        printf("no timed case, so no copy bandwidth measured; ");
+    printf("seed %llu\n", (unsigned long long)cml_seed());
     return 0;
 }
 

@@ -26,6 +26,10 @@ typedef struct {
 int cml_parse_args(int argc, char **argv);
 void cml_usage(const char *prog);
 const cml_options *cml_opts(void);    /* read-only once parsed */
+/* Whether this run times any case: no --case (a table), or a case with the `time` token. A run
+ * that times nothing (the sanitizers', the profiler's, an untimed task's) skips the copy
+ * bandwidth: a 1 GiB copy repeated costs seconds under initcheck, for a figure nothing reads. */
+int cml_times_anything(void);
 /* cml_seed() answers `seed` until cml_use_case_seed(): a timed repetition's inputs. */
 void cml_use_seed(uint64_t seed);
 void cml_use_case_seed(void);

@@ -148,6 +148,26 @@ static int take(cml_grading *g, const cml_sanitize_job *jobs, int n, cml_sanitiz
     return m;
 }
 
+/* The three longest of the n first-round jobs, as one progress line. */
+static void slowest(const cml_sanitize_job *jobs, int n, FILE *progress)
+{
+    int top[3] = { -1, -1, -1 };
+    for (int j = 0; j < n; j++)
+        for (int k = 0; k < 3; k++)
+            if (top[k] < 0 || jobs[j].wall_s > jobs[top[k]].wall_s) {
+                memmove(&top[k + 1], &top[k], (size_t)(2 - k) * sizeof top[0]);
+                top[k] = j;
+                break;
+            }
+    if (!progress || top[0] < 0)
+        return;
+    fprintf(progress, "sanitizers: longest runs");
+    for (int k = 0; k < 3 && top[k] >= 0; k++)
+        fprintf(progress, "%s %s %s %.1f s", k ? "," : "", jobs[top[k]].lab->lab,
+                cml_sanitizer_name(jobs[top[k]].tool), jobs[top[k]].wall_s);
+    fprintf(progress, "\n");
+}
+
 /* Contract in grade.h. */
 void cml_sanitize_phase(cml_grading *g, const char *const bins[], const cml_run_opts *o)
 {
@@ -172,6 +192,7 @@ void cml_sanitize_phase(cml_grading *g, const char *const bins[], const cml_run_
     take(g, again, m, jobs);
     g->sanitize_s = cml_now() - t0;
     g->sanitize_runs = n + m;
+    slowest(jobs, n, o->progress); /* where the phase's time goes, for whoever tunes it */
     free(jobs);
     free(again);
     for (int l = 0; l < g->nlabs; l++)
