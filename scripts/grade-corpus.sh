@@ -3,17 +3,16 @@
 # "wrong|sanitizer" for either) one lab each, and say for each whether every task got the
 # verdict EXPECT names (tasks not listed must pass). A quicker, selective companion of the gpu-planted and gpu-attacks tests:
 #   scripts/grade-corpus.sh tests/planted/01_coalescing/lazy_timed_copy [...]
-# Logs under ${OUT:-build/corpus}; one line per submission, "ok" or "MISMATCH", last.
+# Logs under ${OUT:-build/corpus}; one line per submission, "ok" or "MISMATCH", as each is graded.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-build/corpus}
 mkdir -p "$out"
-results=()
 for d in "$@"; do
     lab=$(basename "$(dirname "$d")") name=$(basename "$d")
     sub=$(mktemp -d) && cp -r "solutions/$lab" "$sub/$lab"
     if ! (cd "$sub/$lab" && patch -p1 -s < "$OLDPWD/$d/bug.patch"); then
-        results+=("$lab/$name: patch does not apply"); continue
+        echo "$lab/$name: patch does not apply"; continue
     fi
     g="$out/$lab-$name"
     build/cml-grade grade --submission "$sub" --lab "${lab%%_*}" --out "$g" --no-color \
@@ -28,7 +27,6 @@ for d in "$@"; do
         fi
     done < <(cat "$g/summary.tsv" 2>/dev/null)
     [ -f "$g/summary.tsv" ] || verdict="MISMATCH (no summary.tsv)"
-    results+=("$lab/$name: $verdict")
+    echo "$lab/$name: $verdict" # as each finishes: a run cut short keeps what it graded
     rm -rf "$sub"
 done
-printf '%s\n' "${results[@]}"

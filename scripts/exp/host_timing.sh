@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# One-off: where a host-involved lab's timed case spends its time (reps, spread, wall).
-cd "$(dirname "$0")/.."
+# Where a host-involved lab's timed case spends its time: each timed case of labs 06 and 07 run alone
+# by the solution's binary (make labs LAB=06, LAB=07 first), with its wall time, reps and spread.
+cd "$(dirname "$0")/../.."
 run() { local lab=$1; shift; local t0=$EPOCHREALTIME
     "$@" > /tmp/o.txt 2>&1; local rc=$?
     printf '%-60s rc=%d wall=%.2f  %s\n' "${*:2}" $rc "$(awk -v a=$t0 -v b=$EPOCHREALTIME 'BEGIN{print b-a}')" \
