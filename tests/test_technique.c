@@ -61,7 +61,8 @@ static const char *in_dir(const char *name)
 
 /* A fake ncu: writes what it says to --log-file as the real one does. FAKE_NCU=ok prints CSV
  * with $FAKE_NCU_VALUE, perm the permission error, none no kernel, error a failure of its own,
- * forged also CSV rows with 0 on its stdout, as a lab could print them; its arguments (after
+ * forged also CSV rows with 0 on its stdout, as a lab could print them, two also a row of a
+ * second kernel ("other", $FAKE_NCU_OTHER), as one run for two tasks; its arguments (after
  * --log-file) go to $FAKE_ARGS. */
 static const char NCU[] =
     "#!/bin/sh\nexec 3>&1\n[ \"$1\" = --log-file ] && { exec > \"$2\"; shift 2; }\n"
@@ -76,7 +77,9 @@ static const char NCU[] =
     "echo '\"ID\",\"Process ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"'\n"
     "echo '\"0\",\"1\",\"copyVec\",\"m.sum\",\"\",\"'\"$FAKE_NCU_VALUE\"'\"'\n"
     "echo '\"1\",\"1\",\"copyVec\",\"m.sum\",\"\",\"0\"'\n"
-    "echo '\"1\",\"1\",\"copyVec\",\"other.sum\",\"\",\"77\"'\n";
+    "echo '\"1\",\"1\",\"copyVec\",\"other.sum\",\"\",\"77\"'\n"
+    "[ \"$FAKE_NCU\" = two ] && echo '\"2\",\"1\",\"void other<32>(float *, int)\",\"m.sum\","
+    "\"\",\"'\"$FAKE_NCU_OTHER\"'\"'\nexit 0\n";
 static const char PTX[] =
     ".visible .entry _Z10copyScalarPKfPfm(\n{\n\tld.global.f32 %f1, [%rd4];\n}\n"
     ".visible .entry _Z7copyVecPKfPfm(\n{\n\tld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4];\n"
@@ -106,7 +109,7 @@ static void setup(void)
 static void teardown(void)
 {
     cml_rmtree(dir);
-    const char *vars[] = {"CML_NCU", "CML_CUOBJDUMP",
+    const char *vars[] = {"CML_NCU", "CML_CUOBJDUMP", "FAKE_NCU_OTHER",
                           "FAKE_ARGS", "FAKE_NCU", "FAKE_NCU_VALUE", "CML_SANDBOX"};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
         unsetenv(vars[i]);
@@ -232,9 +235,9 @@ START_TEST(sums_an_ncu_metric)
     const char *csv = "==PROF== Connected\n\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric "
                       "Value\"\n\"0\",\"k(int, \"\"a\"\")\",\"m.sum\",\"1,024\"\n"
                       "\"1\",\"k\",\"m.sum\",\"2\"\n\"1\",\"k\",\"n.sum\",\"5\"\nprogram output\n";
-    ck_assert_int_eq(cml_ncu_sum(csv, "m.sum", &sum), 2);
+    ck_assert_int_eq(cml_ncu_sum(csv, "m.sum", NULL, &sum), 2);
     ck_assert_double_eq(sum, 1026);
-    ck_assert_int_eq(cml_ncu_sum("no csv here\n", "m.sum", &sum), 0);
+    ck_assert_int_eq(cml_ncu_sum("no csv here\n", "m.sum", NULL, &sum), 0);
 }
 END_TEST
 
@@ -408,6 +411,99 @@ START_TEST(ncu_reads_its_log_not_the_labs_stdout)
 }
 END_TEST
 
+/* ncu's rows read by kernel: the name before its parameters, searched as ncu's regex: does. */
+START_TEST(sums_an_ncu_metric_of_one_kernel)
+{
+    double sum = 0;
+    const char *csv = "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Value\"\n"
+                      "\"0\",\"void gram<32>(float *, int)\",\"m.sum\",\"1\"\n"
+                      "\"1\",\"gramPadded(const float *)\",\"m.sum\",\"20\"\n"
+                      "\"2\",\"scale(int)\",\"m.sum\",\"300\"\n";
+    ck_assert_int_eq(cml_ncu_sum(csv, "m.sum", "gramPadded", &sum), 1);
+    ck_assert_double_eq(sum, 20);
+    ck_assert_int_eq(cml_ncu_sum(csv, "m.sum", "gram", &sum), 2);
+    ck_assert_double_eq(sum, 21);
+    ck_assert_int_eq(cml_ncu_sum(csv, "m.sum", "int", &sum), 0); /* parameters are no name */
+    ck_assert_int_eq(cml_ncu_sum("\"Metric Name\",\"Metric Value\"\n\"m.sum\",\"4\"\n", "m.sum",
+                                 "k", &sum), 0); /* no Kernel Name column: nothing is k's */
+}
+END_TEST
+
+#define TWO_TASKS HEAD TASK "ncu copy m.sum 0 no conflicts\ntechnique 1\ntask 1.2\ncheck copy\n" \
+    "points 6\ncase n=1000\nncu other m.sum 0 no conflicts\nncu_case n=64\ntechnique 1\n"
+
+/* Task t of spec graded as passed with its technique checks, into x. */
+static void lab_task(int t, cml_task_result *x)
+{
+    memset(x, 0, sizeof *x);
+    x->spec = &spec.tasks[t];
+    x->credit = (cml_credit){ .cases = 2 };
+    cml_award(x, CML_STATUS_PASSED, "all cases passed");
+    cml_technique_task(&spec, &spec.tasks[t], &env, x);
+}
+
+/* How many times the fake ncu ran. */
+static int ncu_runs(void)
+{
+    char path[CML_PATH], *runs;
+    cml_fmt(path, sizeof path, "%s.runs", in_dir("args"));
+    int n = 0;
+    if ((runs = cml_read_text(path, 4096, NULL)))
+        for (const char *p = runs; (p = strstr(p, "run")); p++)
+            n++;
+    free(runs);
+    return n;
+}
+
+/* Two solved tasks with ncu checks: one run with both cases, each check on its own kernel. */
+START_TEST(ncu_profiles_a_labs_solved_tasks_in_one_run)
+{
+    cml_task_result a, b;
+    char *args;
+    setenv("CML_SANDBOX", "off", 1);
+    setenv("FAKE_NCU", "two", 1);
+    setenv("FAKE_NCU_OTHER", "9", 1);
+    ck_assert_msg(load(TWO_TASKS) == 0, "%s", err);
+    ck_assert_int_eq(cml_tech_ncu_lab(&spec, (int[]){1, 1}, &env), 2);
+    lab_task(0, &a);
+    lab_task(1, &b);
+    cml_tech_ncu_lab_forget();
+    ck_assert_int_eq(ncu_runs(), 1);
+    ck_assert_ptr_nonnull(args = cml_read_text(in_dir("args"), 4096, NULL));
+    ck_assert_ptr_nonnull(strstr(args, "--kernel-name regex:copy|other --metrics m.sum --csv"));
+    ck_assert_ptr_nonnull(strstr(args, "--case 1.1,n=1000 --case 1.2,n=64"));
+    free(args);
+    ck_assert_msg(a.tech[0].state == CML_TECH_PASSED &&
+                  strstr(a.tech[0].detail, "m.sum = 0 <= 0 over 2 launches of kernels matching "
+                         "copy (case 1.1,n=1000, in one ncu run for 2 tasks)"), "%s",
+                  a.tech[0].detail);
+    ck_assert_msg(b.tech[0].state == CML_TECH_FAILED &&
+                  strstr(b.tech[0].detail, "m.sum = 9 > limit 0 over 1 launch of"), "%s",
+                  b.tech[0].detail);
+    ck_assert_str_eq(cml_status_name(b.status), "technique");
+}
+END_TEST
+
+/* A shared run that failed, or one task solved: each task's checks run as they always did. */
+START_TEST(ncu_lab_run_falls_back_to_each_tasks_own)
+{
+    cml_task_result a, b;
+    setenv("CML_SANDBOX", "off", 1);
+    setenv("FAKE_NCU", "error", 1);
+    ck_assert_msg(load(TWO_TASKS) == 0, "%s", err);
+    ck_assert_int_eq(cml_tech_ncu_lab(&spec, (int[]){1, 1}, &env), 2);
+    lab_task(0, &a);
+    lab_task(1, &b);
+    cml_tech_ncu_lab_forget();
+    ck_assert_int_eq(ncu_runs(), 3);
+    ck_assert_int_eq(a.tech[0].state, CML_TECH_NOT_CHECKED);
+    ck_assert_int_eq(b.tech[0].state, CML_TECH_NOT_CHECKED);
+    ck_assert_ptr_nonnull(strstr(b.tech[0].detail, "Failed to prepare kernel"));
+    ck_assert_int_eq(cml_tech_ncu_lab(&spec, (int[]){1, 0}, &env), 0); /* one solved: no run */
+    ck_assert_int_eq(ncu_runs(), 3);
+}
+END_TEST
+
 START_TEST(reports_show_the_checks)
 {
     char *buf = NULL;
@@ -448,6 +544,7 @@ Suite *technique_suite(void)
     tcase_add_test(text, kernel_scope_is_the_exact_name);
     tcase_add_test(text, strips_comments_but_not_strings);
     tcase_add_test(text, sums_an_ncu_metric);
+    tcase_add_test(text, sums_an_ncu_metric_of_one_kernel);
     tcase_add_test(text, ptx_and_forbid_pass_and_award_points);
     tcase_add_test(text, scalar_ptx_fails_the_technique);
     tcase_add_test(text, forbidden_call_in_code_fails);
@@ -462,6 +559,8 @@ Suite *technique_suite(void)
     tcase_add_test(tools, ncu_without_permission_or_a_working_tool_is_not_checked);
     tcase_add_test(tools, ncu_filter_matching_no_kernel_fails);
     tcase_add_test(tools, ncu_reads_its_log_not_the_labs_stdout);
+    tcase_add_test(tools, ncu_profiles_a_labs_solved_tasks_in_one_run);
+    tcase_add_test(tools, ncu_lab_run_falls_back_to_each_tasks_own);
     tcase_add_test(tools, reports_show_the_checks);
     suite_add_tcase(s, spec_tc);
     suite_add_tcase(s, text);

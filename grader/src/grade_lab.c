@@ -158,13 +158,9 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
         cml_confirm_slow(spec, ti, bin, ref_bin, &lr->rec, o, r);
     if (!lr->rec.done && !cut_short && !lr->rec.tampered)
         note_ending(lr, spec->timeout_s, r);
-    cml_technique_env te = { o->ev_dir, o->ev_digest, bin, o->cc, o->seed, o->work_dir,
-                             spec->timeout_s };
-    const double t_tech = cml_now();
-    cml_technique_task(spec, t, &te, r); /* after scoring: may award or withhold its points */
     if (o->progress)
-        fprintf(o->progress, "[%s] task %s: %.1f s (run %.1f s, technique checks %.1f s)\n",
-                spec->lab, t->id, cml_now() - t_run, t_verify - t_run, cml_now() - t_tech);
+        fprintf(o->progress, "[%s] task %s: %.1f s (run %.1f s)\n", spec->lab, t->id,
+                cml_now() - t_run, t_verify - t_run);
     r->output_len = lr->proc.output_len;
     r->output_dropped = lr->proc.output_dropped;
     cml_proc_result_free(&lr->proc);
@@ -172,6 +168,27 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
     if (!o->keep)
         cml_rmtree(dir);
     return 0;
+}
+
+/* The technique checks of every task that ran, after all were scored (a check may award or
+ * withhold a task's points): the tasks solved by then share one ncu run (technique.h). */
+static void techniques(const cml_lab_spec *spec, const char *bin, const cml_run_opts *o,
+                       const int *ran, cml_lab_result *out)
+{
+    cml_technique_env te = { o->ev_dir, o->ev_digest, bin, o->cc, o->seed, o->work_dir,
+                             spec->timeout_s };
+    int solved[CML_MAX_TASKS];
+    for (int t = 0; t < spec->ntasks; t++)
+        solved[t] = ran[t] && (cml_status_earns(out->tasks[t].status) & CML_PART_TECHNIQUE);
+    const double t0 = cml_now();
+    int shared = cml_tech_ncu_lab(spec, solved, &te);
+    for (int t = 0; t < spec->ntasks; t++)
+        if (ran[t])
+            cml_technique_task(spec, &spec->tasks[t], &te, &out->tasks[t]);
+    cml_tech_ncu_lab_forget();
+    if (o->progress)
+        fprintf(o->progress, "[%s] technique checks: %.1f s%s\n", spec->lab, cml_now() - t0,
+                shared ? " (the solved tasks' ncu cases in one run)" : "");
 }
 
 /* Contract in grade.h. */
@@ -195,9 +212,13 @@ int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bi
     }
     if (ref_bin) /* else no reference timings: no performance points can be computed */
         reference_runs(spec, ref_bin, o, out, ref);
-    int rc = 0;
+    int rc = 0, ran[CML_MAX_TASKS];
     for (int t = 0; t < spec->ntasks; t++) {
-        rc |= grade_task(spec, t, student_bin, ref_bin, &ref[t], o, &out->tasks[t]);
+        ran[t] = grade_task(spec, t, student_bin, ref_bin, &ref[t], o, &out->tasks[t]) == 0;
+        rc |= !ran[t];
+    }
+    techniques(spec, student_bin, o, ran, out);
+    for (int t = 0; t < spec->ntasks; t++) {
         out->score += out->tasks[t].score;
         out->max_score += out->tasks[t].max_score;
     }

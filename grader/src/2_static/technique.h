@@ -73,17 +73,24 @@ int cml_tech_find(const char *text, const char *pattern, const char *scope, char
  * and string and character literals. */
 void cml_strip_comments(char *src);
 
-/* Sum of `metric`'s values in ncu's --csv output (rows whose "Metric Name" is metric; thousands
- * separators allowed). The number of rows summed; 0 when none. */
-int cml_ncu_sum(const char *csv, const char *metric, double *sum);
+/* ncu_csv.c: sum of `metric`'s values in ncu's --csv output (rows whose "Metric Name" is metric;
+ * thousands separators allowed), with `kernel` (a POSIX ERE, NULL: any) only the rows whose
+ * "Kernel Name" before its parameters matches it. The number of rows summed; 0 when none. */
+int cml_ncu_sum(const char *csv, const char *metric, const char *kernel, double *sum);
 
 /* An external tool: $env_var when set (a path, or a name looked up on PATH), else `name` on
  * PATH, else /usr/local/cuda/bin/<name>. 0 with the path; -1 when not found. */
 int cml_find_tool(const char *env_var, const char *name, char *path, size_t len);
 
-/* technique_run.c: the checks that run the lab binary. cml_tech_ncu profiles once for all of
- * the task's metrics on one kernel pattern and keeps that run for the task's next ncu checks;
- * cml_tech_ncu_forget drops it (call it before each task). */
+/* technique_run.c: the checks that run the lab binary. cml_tech_ncu_lab profiles once for the
+ * ncu checks of every task of spec with solved[i] set, when there are two or more (each run
+ * pays ncu's and CUDA's start); how many tasks that run took (0: none). A check reads the rows
+ * of its own kernel pattern there; when it finds none (or that run failed), cml_tech_ncu
+ * profiles the task alone, once for all of its metrics on one kernel pattern, and keeps that
+ * run for the task's next ncu checks. cml_tech_ncu_forget drops the task's run (call it before
+ * each task), cml_tech_ncu_lab_forget the lab's (after the lab). */
+int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_technique_env *env);
+void cml_tech_ncu_lab_forget(void);
 void cml_tech_ncu_forget(void);
 void cml_tech_ncu(const cml_tech_spec *c, const cml_task_spec *t, const cml_technique_env *env,
                   cml_tech_result *out);

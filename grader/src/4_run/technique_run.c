@@ -11,8 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define FIELD 256
-
 static int is_executable(const char *path)
 {
     struct stat st;
@@ -42,69 +40,14 @@ int cml_find_tool(const char *env_var, const char *name, char *path, size_t len)
            ? 0 : -1;
 }
 
-/* The fields of one CSV line ("a","b,c",d) into f; how many. */
-static int csv_fields(const char *s, size_t n, char f[][FIELD], int max)
+/* Whether the list (items separated by sep) holds item. */
+static int list_has(const char *list, const char *item, char sep)
 {
-    int k = 0;
-    size_t i = 0;
-    while (i <= n && k < max) {
-        size_t o = 0;
-        if (i < n && s[i] == '"') {
-            for (i++; i < n && !(s[i] == '"' && (i + 1 >= n || s[i + 1] != '"')); i++) {
-                i += s[i] == '"'; /* "" is one quote */
-                if (o < FIELD - 1)
-                    f[k][o++] = s[i];
-            }
-            i++;
-        }
-        for (; i < n && s[i] != ','; i++)
-            if (o < FIELD - 1)
-                f[k][o++] = s[i];
-        f[k++][o] = '\0';
-        i++;
-    }
-    return k;
-}
-
-/* Contract in technique.h. */
-int cml_ncu_sum(const char *csv, const char *metric, double *sum)
-{
-    static char f[32][FIELD];
-    int name_col = -1, value_col = -1, rows = 0;
-    *sum = 0;
-    for (const char *p = csv; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-        size_t n = strcspn(p, "\r\n");
-        if (*p != '"')
-            continue;
-        int k = csv_fields(p, n, f, 32);
-        if (name_col < 0 || value_col < 0) {
-            for (int i = 0; i < k; i++) {
-                name_col = strcmp(f[i], "Metric Name") == 0 ? i : name_col;
-                value_col = strcmp(f[i], "Metric Value") == 0 ? i : value_col;
-            }
-            continue;
-        }
-        if (name_col >= k || value_col >= k || strcmp(f[name_col], metric) != 0)
-            continue;
-        char digits[FIELD], *end;
-        size_t o = 0;
-        for (const char *c = f[value_col]; *c; c++)
-            if (*c != ',')
-                digits[o++] = *c;
-        digits[o] = '\0';
-        double v = strtod(digits, &end);
-        if (end != digits && *end == '\0') {
-            *sum += v;
-            rows++;
-        }
-    }
-    return rows;
-}
-
-/* "1.1,n=4097" (never "time"). */
-static void case_text(const cml_task_spec *t, const char *text, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s%s%s", t->id, text[0] ? "," : "", text);
+    size_t n = strlen(item);
+    for (const char *p = list; *p; p += strcspn(p, (char[]){sep, 0}), p += *p == sep)
+        if (strncmp(p, item, n) == 0 && (p[n] == sep || p[n] == '\0'))
+            return 1;
+    return 0;
 }
 
 /* The last ncu run, for the task's other ncu checks of the same kernel: one profiling run
@@ -117,6 +60,17 @@ static struct {
     cml_proc_result r;
 } last_ncu;
 
+/* The lab's one ncu run over every solved task's ncu case (cml_tech_ncu_lab): each process
+ * costs ncu's and CUDA's start, about 2.4 s on an H100, so lab 03's three tasks paid 7.3 s for
+ * runs of milliseconds. A check reads the rows of its own kernel pattern; a check that finds
+ * none there, or a run that failed, falls back to the task's own run (last_ncu), so the verdict
+ * of a failing task is the same as with runs of its own. */
+static struct {
+    const cml_task_spec *tasks[CML_MAX_TASKS]; /* whose cases the run took */
+    int ntasks, rc;
+    cml_proc_result r;
+} lab_ncu;
+
 /* Contract in technique.h. */
 void cml_tech_ncu_forget(void)
 {
@@ -124,47 +78,73 @@ void cml_tech_ncu_forget(void)
     memset(&last_ncu, 0, sizeof last_ncu);
 }
 
-/* Every metric of t's ncu checks on kernel pattern `pattern`, comma-separated, no repeats. */
+/* Contract in technique.h. */
+void cml_tech_ncu_lab_forget(void)
+{
+    cml_proc_result_free(&lab_ncu.r);
+    memset(&lab_ncu, 0, sizeof lab_ncu);
+}
+
+/* Appends to the comma-separated list buf each metric of t's ncu checks whose pattern is
+ * `pattern` (NULL: any) and that buf does not hold yet. */
 static void task_metrics(const cml_task_spec *t, const char *pattern, char *buf, size_t len)
 {
-    size_t used = 0;
-    buf[0] = '\0';
     for (int i = 0; i < t->ntech && i < CML_MAX_TECH; i++) {
         const cml_tech_spec *c = &t->tech[i];
-        int seen = 0;
-        for (int j = 0; j < i && !seen; j++)
-            seen = t->tech[j].kind == CML_TECH_NCU && !strcmp(t->tech[j].pattern, pattern) &&
-                   !strcmp(t->tech[j].metric, c->metric);
-        if (c->kind != CML_TECH_NCU || strcmp(c->pattern, pattern) || seen || used >= len)
+        if (c->kind != CML_TECH_NCU || (pattern && strcmp(c->pattern, pattern)) ||
+            list_has(buf, c->metric, ','))
             continue;
-        int w = snprintf(buf + used, len - used, "%s%s", used ? "," : "", c->metric);
-        used += w > 0 ? (size_t)w : 0;
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%s", used ? "," : "", c->metric);
     }
 }
 
-/* ncu on the lab binary for t's ncu case, collecting every metric t asks of kernels matching
- * c->pattern; reuses the last run when it was the same. 0 when ncu ran to an end (its output in
- * last_ncu.r), else -1 with out filled by run_tool. */
-static int run_ncu(const char *ncu, const cml_tech_spec *c, const cml_task_spec *t,
-                   const cml_technique_env *env, const char *one, cml_tech_result *out)
+/* "1.1,n=4097" (never "time"): t's ncu case, else its first. */
+static void ncu_case_of(const cml_task_spec *t, char *buf, size_t len)
 {
-    char kernel[200], seed[32], metrics[1024], key[sizeof last_ncu.key];
-    snprintf(kernel, sizeof kernel, "regex:%s", c->pattern);
+    const char *text = t->ncu_case[0] ? t->ncu_case : t->cases[0].text;
+    snprintf(buf, len, "%s%s%s", t->id, text[0] ? "," : "", text);
+}
+
+/* ncu on the lab binary: `--case` each of cases[0..n-1], profiling kernels matching the ERE
+ * `kernels` for `metrics`. cml_tool_run's result (0: ncu ran to an end, its log in r). */
+static int ncu_exec(const char *ncu, const char *kernels, const char *metrics,
+                    char cases[][200], int n, const cml_technique_env *env, cml_proc_result *r,
+                    char *detail, size_t dlen)
+{
+    char kernel[1200], seed[32];
+    snprintf(kernel, sizeof kernel, "regex:%s", kernels);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)env->seed);
+    char *argv[20 + 2 * CML_MAX_TASKS] = {(char *)ncu, "--clock-control", "none",
+        "--target-processes", "all", "--kernel-name", kernel, "--metrics", (char *)metrics,
+        "--csv", "--print-units", "base", "./lab", "--seed", seed, "--no-output"};
+    int a = 16;
+    for (int i = 0; i < n && i < CML_MAX_TASKS; i++) {
+        argv[a++] = "--case";
+        argv[a++] = cases[i];
+    }
+    argv[a] = NULL;
+    return cml_tool_run(argv, "--log-file", env, "ncu", r, detail, dlen);
+}
+
+/* ncu for t's case `one` on kernels matching c->pattern, collecting every metric t asks of
+ * them; reuses the last run when it was the same. 0 when ncu ran to an end (its output in
+ * last_ncu.r), else -1 with out filled by cml_tool_run. */
+static int run_ncu(const char *ncu, const cml_tech_spec *c, const cml_task_spec *t,
+                   const cml_technique_env *env, char one[200], cml_tech_result *out)
+{
+    char metrics[1024] = "", key[sizeof last_ncu.key];
     task_metrics(t, c->pattern, metrics, sizeof metrics);
-    snprintf(key, sizeof key, "%s|%s|%s|%s|%s", env->bin, seed, kernel, metrics, one);
+    snprintf(key, sizeof key, "%s|%llu|%s|%s|%s", env->bin, (unsigned long long)env->seed,
+             c->pattern, metrics, one);
     if (last_ncu.key[0] && strcmp(key, last_ncu.key) == 0) {
         if (last_ncu.rc != 0)
             *out = last_ncu.failed;
         return last_ncu.rc;
     }
     cml_tech_ncu_forget();
-    char *const argv[] = {(char *)ncu, "--clock-control", "none", "--target-processes", "all",
-                          "--kernel-name", kernel, "--metrics", metrics, "--csv",
-                          "--print-units", "base", "./lab", "--seed", seed,
-                          "--no-output", "--case", (char *)one, NULL};
-    last_ncu.rc = cml_tool_run(argv, "--log-file", env, "ncu", &last_ncu.r, out->detail,
-                               sizeof out->detail);
+    last_ncu.rc = ncu_exec(ncu, c->pattern, metrics, (char (*)[200])one, 1, env, &last_ncu.r,
+                           out->detail, sizeof out->detail);
     if (last_ncu.rc != 0)
         out->state = CML_TECH_NOT_CHECKED;
     last_ncu.failed = *out;
@@ -173,21 +153,77 @@ static int run_ncu(const char *ncu, const cml_tech_spec *c, const cml_task_spec 
 }
 
 /* Contract in technique.h. */
+int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_technique_env *env)
+{
+    char ncu[CML_PATH], cases[CML_MAX_TASKS][200], kernels[1024] = "", metrics[1024] = "",
+         detail[512];
+    cml_tech_ncu_lab_forget();
+    for (int i = 0; env->bin && i < spec->ntasks; i++) {
+        const cml_task_spec *t = &spec->tasks[i];
+        int first = -1;
+        for (int k = 0; k < t->ntech && k < CML_MAX_TECH && solved[i]; k++)
+            if (t->tech[k].kind == CML_TECH_NCU) {
+                size_t used = strlen(kernels);
+                if (!list_has(kernels, t->tech[k].pattern, '|'))
+                    snprintf(kernels + used, sizeof kernels - used, "%s%s", used ? "|" : "",
+                             t->tech[k].pattern);
+                first = first < 0 ? k : first;
+            }
+        if (first < 0)
+            continue;
+        task_metrics(t, NULL, metrics, sizeof metrics);
+        ncu_case_of(t, cases[lab_ncu.ntasks], sizeof cases[0]);
+        lab_ncu.tasks[lab_ncu.ntasks++] = t;
+    }
+    /* one task: its own run is the same run; none: nothing to profile */
+    if (lab_ncu.ntasks < 2 || cml_find_tool("CML_NCU", "ncu", ncu, sizeof ncu) != 0) {
+        lab_ncu.ntasks = 0;
+        return 0;
+    }
+    lab_ncu.rc = ncu_exec(ncu, kernels, metrics, cases, lab_ncu.ntasks, env, &lab_ncu.r, detail,
+                          sizeof detail);
+    return lab_ncu.ntasks;
+}
+
+/* Check c of task t from the lab's run (cml_tech_ncu_lab), when it holds rows of c's kernel and metric: 1 with
+ * out filled, else 0 (the task's own run decides). */
+static int from_lab_run(const cml_tech_spec *c, const cml_task_spec *t, const char *one,
+                        cml_tech_result *out)
+{
+    int in = 0;
+    for (int i = 0; i < lab_ncu.ntasks; i++)
+        in |= lab_ncu.tasks[i] == t;
+    double sum = 0;
+    int rows = in && lab_ncu.rc == 0 && lab_ncu.r.output
+               ? cml_ncu_sum(lab_ncu.r.output, c->metric, c->pattern, &sum) : 0;
+    if (rows == 0)
+        return 0;
+    out->state = sum <= c->max ? CML_TECH_PASSED : CML_TECH_FAILED;
+    snprintf(out->detail, sizeof out->detail, "%.80s = %.17g %s %.17g over %d launch%s of "
+             "kernels matching %.40s (case %.60s, in one ncu run for %d tasks)", c->metric,
+             sum, sum <= c->max ? "<=" : "> limit", c->max, rows, rows == 1 ? "" : "es",
+             c->pattern, one, lab_ncu.ntasks);
+    return 1;
+}
+
+/* Contract in technique.h. */
 void cml_tech_ncu(const cml_tech_spec *c, const cml_task_spec *t, const cml_technique_env *env,
                   cml_tech_result *out)
 {
     char ncu[CML_PATH], one[200], tail[200];
     out->state = CML_TECH_NOT_CHECKED;
+    ncu_case_of(t, one, sizeof one);
+    if (from_lab_run(c, t, one, out))
+        return;
     if (cml_find_tool("CML_NCU", "ncu", ncu, sizeof ncu) != 0) {
         snprintf(out->detail, sizeof out->detail, "not checked (ncu not found)");
         return;
     }
-    case_text(t, t->ncu_case[0] ? t->ncu_case : t->cases[0].text, one, sizeof one);
     if (run_ncu(ncu, c, t, env, one, out) != 0)
         return;
     const cml_proc_result *r = &last_ncu.r;
     double sum = 0;
-    int rows = r->output ? cml_ncu_sum(r->output, c->metric, &sum) : 0;
+    int rows = r->output ? cml_ncu_sum(r->output, c->metric, NULL, &sum) : 0;
     cml_proc_tail(r, 150, tail, sizeof tail);
     if (r->output && strstr(r->output, "ERR_NVGPUCTRPERM"))
         snprintf(out->detail, sizeof out->detail, "not checked (no permission to read the "
