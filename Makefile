@@ -32,7 +32,7 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS = $(shell pkg-config --libs check)
 
 .PHONY: all grade bench check check-run labs clean
-all: $(BUILD)/cml-grade $(BUILD)/cml-confine
+all: $(BUILD)/cml-grade $(BUILD)/cml-confine $(BUILD)/cml-probe
 
 $(BUILD)/cml-grade: $(GRADER_OBJ) | $(BUILD)/cml-confine
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -78,6 +78,13 @@ NVCC_FLAGS := -O3 -std=c++17 -arch=sm_$(CUDA_ARCH) -lineinfo -Icommon \
 # the same files; tests/test_build.c checks that the two agree).
 COMMON_SRC := $(filter-out common/probe.cu,$(sort $(wildcard common/*.cu common/*.cpp)))
 COMMON_DEPS := $(wildcard common/*.h common/*.cu common/*.cpp)
+# The GPU probe (common/probe.cu, grader/src/4_run/probe.c), built with the grader so that a
+# grading with a cold cache need not: the grader runs it while no file of common/ is newer, and
+# otherwise builds its own into the cache, with these flags.
+$(BUILD)/cml-probe: common/probe.cu $(COMMON_DEPS)
+	@mkdir -p $(@D)
+	$(NVCC) -O2 -std=c++17 -Icommon -o $@ common/probe.cu
+
 LAB_BINS := $(patsubst %/,$(BUILD)/%/lab,$(sort $(wildcard labs/*/ solutions/*/)))
 ifdef LAB
 LAB_BINS := $(filter $(BUILD)/labs/$(LAB)% $(BUILD)/solutions/$(LAB)%,$(LAB_BINS))

@@ -3,16 +3,19 @@
  * its student files give PTX (for technique checks). Needs nvcc (and binutils), not a GPU. */
 #include <check.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "build.h"
 #include "evidence.h"
 #include "grade.h"
 #include "helpers.h"
+#include "probe.h"
 #include "sandbox.h"
 #include "stage.h"
 #include "suites.h"
@@ -203,6 +206,38 @@ START_TEST(grader_compiles_the_common_sources_the_makefile_does)
 }
 END_TEST
 
+/* The probe `make all` builds (build/cml-probe) is run while no file of common/ is newer; once
+ * one is, the grader builds its own (the fake nvcc logs it) and runs that. The fake lab with no
+ * --case acts as the probe. */
+START_TEST(prebuilt_probe_is_used_while_common_is_older)
+{
+    char root[CML_PATH], work[CML_PATH], path[CML_PATH], cache[CML_PATH], log[CML_PATH], *text;
+    cml_lab_spec two[2];
+    cml_probe_result p;
+    fake_root_setup(root, sizeof root, 10, 10, two, work, sizeof work);
+    cml_fmt(path, sizeof path, "%s/build/cml-probe", root);
+    cml_fmt(cache, sizeof cache, "%s/build/cache", root);
+    cml_fmt(log, sizeof log, "%s/nvcc.log", root);
+    setenv("FAKE_NVCC_LOG", log, 1);
+    char cp[3 * CML_PATH];
+    snprintf(cp, sizeof cp, "cp '%s' '%s'", test_path("build/fake_lab"), path); /* newer */
+    ck_assert(cml_mkdirs(cache) == 0 && system(cp) == 0);
+    cml_probe(root, cache, &p);
+    ck_assert_msg(p.have_gpu && p.rec.cc > 0, "%s", p.reason);
+    ck_assert_ptr_null(cml_read_text(log, 4096, NULL)); /* nothing built */
+    cml_fmt(path, sizeof path, "%s/common/probe.cu", root);
+    struct timespec later[2] = { { time(NULL) + 60, 0 }, { time(NULL) + 60, 0 } };
+    ck_assert(utimensat(AT_FDCWD, path, later, 0) == 0);
+    cml_probe(root, cache, &p);
+    ck_assert_msg(p.have_gpu, "%s", p.reason);
+    ck_assert_ptr_nonnull(text = cml_read_text(log, 4096, NULL));
+    ck_assert_ptr_nonnull(strstr(text, "/probe"));
+    free(text);
+    unsetenv("FAKE_NVCC_LOG");
+    cml_rmtree(root);
+}
+END_TEST
+
 /* One test per spec in grader/specs and side. */
 Suite *build_suite(void)
 {
@@ -220,6 +255,7 @@ Suite *build_suite(void)
     tcase_add_test(tc, include_of_a_grader_file_fails_the_build);
     tcase_add_test(tc, include_of_the_staged_copy_builds);
     tcase_add_test(tc, grader_compiles_the_common_sources_the_makefile_does);
+    tcase_add_test(tc, prebuilt_probe_is_used_while_common_is_older);
     tcase_add_loop_test(tc, skeleton_compiles_without_warnings, 0, nspecs);
     tcase_add_loop_test(tc, solution_compiles_without_warnings, 0, nspecs);
     suite_add_tcase(s, tc);

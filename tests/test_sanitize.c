@@ -152,6 +152,24 @@ START_TEST(clean_sanitizers_keep_full_marks)
 }
 END_TEST
 
+/* The longest tool's jobs start first (grade_sanitize.c, TOOL_ORDER): one at a time, both labs'
+ * racecheck runs come before any other tool's. */
+START_TEST(racecheck_jobs_start_first)
+{
+    setenv("CML_SANITIZE_JOBS", "1", 1);
+    grade(NULL);
+    char *log = runs(), *p = log;
+    const char *want[] = { "racecheck", "racecheck", "memcheck", "memcheck" };
+    for (int i = 0; i < 4; i++) {
+        char *tool = strstr(p, "--tool ");
+        ck_assert_msg(tool && strncmp(tool + 7, want[i], strlen(want[i])) == 0,
+                      "run %d is not %s: %s", i + 1, want[i], log);
+        p = tool + 7;
+    }
+    free(log);
+}
+END_TEST
+
 START_TEST(sanitizer_failing_on_its_own_is_not_checked)
 {
     setenv("FAKE_CS", "broken", 1);
@@ -283,6 +301,7 @@ TCase *sanitize_grading_tcase(void)
     tcase_add_test(tc, wrong_task_gets_no_sanitizer_run);
     tcase_add_test(tc, spec_turns_sanitizers_off_for_a_task);
     tcase_add_test(tc, sanitizer_jobs_run_concurrently);
+    tcase_add_test(tc, racecheck_jobs_start_first);
     tcase_add_test(tc, sanitizers_never_run_while_a_lab_is_timed);
     tcase_add_test(tc, interrupted_grading_says_its_sanitizers_did_not_run);
     return tc;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Hash of nvcc's path and every file of root/common (probe.cu includes some). */
@@ -32,11 +33,38 @@ static uint64_t probe_hash(const char *root)
     return h;
 }
 
-/* The probe binary's path in the cache, built if missing. 0 on success; -1 with a reason. */
+/* root/build/cml-probe, which `make all` builds, into bin when it is there and newer than every
+ * file of root/common (a probe of older sources may report in an older format). 1 when so. */
+static int prebuilt(const char *root, char *bin, size_t len)
+{
+    char dir[CML_PATH], path[CML_PATH];
+    struct stat st, f;
+    if (cml_fmt(bin, len, "%s/build/cml-probe", root) < 0 || stat(bin, &st) != 0 ||
+        !S_ISREG(st.st_mode) || access(bin, X_OK) != 0 ||
+        cml_fmt(dir, sizeof dir, "%s/common", root) < 0)
+        return 0;
+    struct dirent **list = NULL;
+    int n = scandir(dir, &list, NULL, alphasort), fresh = n > 0;
+    for (int i = 0; i < n; i++) {
+        if (list[i]->d_name[0] != '.' &&
+            cml_fmt(path, sizeof path, "%s/%s", dir, list[i]->d_name) == 0 &&
+            stat(path, &f) == 0 && (f.st_mtim.tv_sec > st.st_mtim.tv_sec ||
+                                    (f.st_mtim.tv_sec == st.st_mtim.tv_sec &&
+                                     f.st_mtim.tv_nsec > st.st_mtim.tv_nsec)))
+            fresh = 0;
+        free(list[i]);
+    }
+    free(list);
+    return fresh;
+}
+
+/* The probe binary: make's (prebuilt), else its path in the cache, built if missing. 0 on success; -1 with a reason. */
 static int probe_binary(const char *root, const char *cache_dir, char *bin, size_t len,
                         char *reason, size_t rlen)
 {
     char src[CML_PATH], inc[CML_PATH], tmp[CML_PATH];
+    if (prebuilt(root, bin, len))
+        return 0;
     uint64_t h = probe_hash(root);
     if (cml_cache_lookup(cache_dir, "probe", h, "probe", bin, len))
         return 0;
