@@ -110,11 +110,13 @@ $(BUILD)/labs/%/lab: $$(wildcard labs/%/*.cu labs/%/*.h labs/%/*.cuh) $(COMMON_D
 	$(NVCC) $(NVCC_FLAGS) -Ilabs/$* -o $@ labs/$*/harness.cu \
 	    $(filter-out labs/$*/harness.cu,$(wildcard labs/$*/*.cu)) $(COMMON_OBJ)
 
-$(BUILD)/solutions/%/lab: $$(wildcard solutions/%/*.cu labs/%/harness.cu labs/%/*.h labs/%/*.cuh) \
-                          $(COMMON_DEPS) $(COMMON_OBJ)
+# -Isolutions/$*: headers that live with the solution (lab 02's tuning variants), beside the
+# reference only; a skeleton's build does not see them.
+$(BUILD)/solutions/%/lab: $$(wildcard solutions/%/*.cu solutions/%/*.cuh labs/%/harness.cu \
+                                      labs/%/*.h labs/%/*.cuh) $(COMMON_DEPS) $(COMMON_OBJ)
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCC_FLAGS) -Ilabs/$* -o $@ labs/$*/harness.cu $(wildcard solutions/$*/*.cu) \
-	    $(COMMON_OBJ)
+	$(NVCC) $(NVCC_FLAGS) -Ilabs/$* -Isolutions/$* -o $@ labs/$*/harness.cu \
+	    $(wildcard solutions/$*/*.cu) $(COMMON_OBJ)
 
 clean:
 	rm -rf $(BUILD)

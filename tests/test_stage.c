@@ -128,6 +128,28 @@ START_TEST(missing_student_file_says_where_it_looked)
 }
 END_TEST
 
+/* A `reference_files` file (lab 02's tuning variants, one of which is 2.2's answer) lies beside
+ * the reference build only: a student's `#include` of it cannot find it. */
+START_TEST(reference_files_are_staged_beside_the_reference_only)
+{
+    char path[CML_PATH], work[CML_PATH], *text;
+    cml_fmt(path, sizeof path, "%s/solutions/01_fake/answers.cuh", root);
+    test_write(path, "// the answer\n");
+    snprintf(stage_specs[0].reference_files[0], sizeof stage_specs[0].reference_files[0], "%s",
+             "answers.cuh");
+    stage_specs[0].nreference_files = 1;
+    put_sub("fake.cu", "// mine\n");
+    ck_assert_msg(stage1() == 0, "%s", stage_err);
+    ck_assert_str_eq(text = staged_text("answers.cuh"), "");
+    free(text);
+    cml_fmt(work, sizeof work, "%s/work", root);
+    ck_assert_msg(cml_stage(root, &stage_specs[0], CML_SIDE_REFERENCE, NULL, work, staged,
+                            sizeof staged, stage_err, sizeof stage_err) == 0, "%s", stage_err);
+    ck_assert_str_eq(text = staged_text("answers.cuh"), "// the answer\n");
+    free(text);
+}
+END_TEST
+
 /* The staging rules. */
 TCase *stage_tcase(void)
 {
@@ -140,5 +162,6 @@ TCase *stage_tcase(void)
     tcase_add_test(tc, oversized_student_file_is_refused);
     tcase_add_test(tc, student_file_that_is_a_folder_is_refused);
     tcase_add_test(tc, missing_student_file_says_where_it_looked);
+    tcase_add_test(tc, reference_files_are_staged_beside_the_reference_only);
     return tc;
 }

@@ -112,6 +112,12 @@ static int d_harness(spec_parser *p, char *args)
     return file_list(p, args, "harness", p->spec->harness, &p->spec->nharness);
 }
 
+static int d_reference_files(spec_parser *p, char *args)
+{
+    return file_list(p, args, "reference_files", p->spec->reference_files,
+                     &p->spec->nreference_files);
+}
+
 static int d_timeout(spec_parser *p, char *args)
 {
     double v = 0;
@@ -153,6 +159,7 @@ static const struct {
     {"title", ANY, d_title},
     {"files", LAB, d_files},
     {"harness", LAB, d_harness},
+    {"reference_files", LAB, d_reference_files},
     {"note", LAB, d_note},
     {"timeout", LAB, d_timeout},
     {"link_api", LAB, d_link_api},

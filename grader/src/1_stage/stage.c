@@ -167,7 +167,9 @@ int cml_stage(const char *root, const cml_lab_spec *spec, enum cml_side side,
              stage_files(labs, NULL, spec->lab, spec->harness, spec->nharness, dir, err,
                          errlen) < 0 ||
              stage_files(sols, student ? submission : NULL, spec->lab, spec->files,
-                         spec->nfiles, dir, err, errlen) < 0 ? -1 : 0;
+                         spec->nfiles, dir, err, errlen) < 0 ||
+             (!student && stage_files(sols, NULL, spec->lab, spec->reference_files,
+                                      spec->nreference_files, dir, err, errlen) < 0) ? -1 : 0;
     if (rc < 0)
         cml_rmtree(dir);
     else if (errlen)

@@ -82,6 +82,9 @@ static uint64_t build_hash(const cml_build *b, char *const *args)
     for (int i = 0; i < b->spec->nfiles; i++)
         if (cml_fmt(path, sizeof path, "%s/%s", b->dir, b->spec->files[i]) == 0)
             h = cml_hash_file(h, path);
+    for (int i = 0; i < b->spec->nreference_files; i++) /* absent on the student's side */
+        if (cml_fmt(path, sizeof path, "%s/%s", b->dir, b->spec->reference_files[i]) == 0)
+            h = cml_hash_file(h, path);
     struct dirent **list = NULL;
     char common[CML_PATH];
     int n = cml_fmt(common, sizeof common, "%s/common", b->dir) == 0

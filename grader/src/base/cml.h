@@ -102,6 +102,10 @@ typedef struct {
     char files[CML_MAX_FILES][64];    /* whitelisted student files */
     int nharness;
     char harness[CML_MAX_FILES][64];  /* pristine files from labs/<lab>/ */
+    int nreference_files;
+    char reference_files[CML_MAX_FILES][64]; /* from solutions/<lab>/, staged beside the
+                                                reference only (bench code a student's file
+                                                must not be able to include) */
     char note[128];      /* lecture note path, relative to the repo root */
     double timeout_s;
     cml_link_rules link; /* link_api, link_calls, plus link.rules (cml_load_specs) */
