@@ -9,6 +9,14 @@ ifeq ($(origin CC),default)
 CC := gcc
 endif
 NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),/usr/local/cuda/bin/nvcc)
+# `make labs` builds for CUDA_ARCH when it is given (CUDA_ARCH=89: sm_89), else for the GPU that
+# is present (its compute capability from nvidia-smi), else for every architecture this nvcc
+# supports (-arch=all: a fat binary that runs on any of them, several times slower to build).
+# The grader probes the GPU itself; CUDA_ARCH only tells it what to compile for without one.
+GPU_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | \
+            head -n 1 | tr -d '. ')
+LAB_ARCH := $(if $(filter command line environment,$(origin CUDA_ARCH)),sm_$(CUDA_ARCH),$\
+              $(if $(GPU_CC),sm_$(GPU_CC),all))
 CUDA_ARCH ?= 90
 
 BUILD := build
@@ -72,7 +80,7 @@ check-run: $(BUILD)/check_tests $(BUILD)/fake_lab $(BUILD)/cml-grade $(BUILD)/cm
 
 # ---- lab binaries: a lab folder is harness.cu plus its other .cu files; a solution folder
 # ---- holds the student file(s), compiled with its lab's harness.
-NVCC_FLAGS := -O3 -std=c++17 -arch=sm_$(CUDA_ARCH) -lineinfo -Icommon \
+NVCC_FLAGS := -O3 -std=c++17 -arch=$(LAB_ARCH) -lineinfo -Icommon \
               -Werror all-warnings -Xcompiler -Wall,-Wextra
 # The harness library: every .cu and .cpp of common/ but the probe (grader/src/build.c lists
 # the same files; tests/test_build.c checks that the two agree).
@@ -91,21 +99,30 @@ LAB_BINS := $(filter $(BUILD)/labs/$(LAB)% $(BUILD)/solutions/$(LAB)%,$(LAB_BINS
 endif
 
 # The library's objects are compiled once per architecture and linked into every binary.
-COMMON_OBJ := $(addprefix $(BUILD)/obj/sm_$(CUDA_ARCH)/,$(addsuffix .o,$(basename $(COMMON_SRC))))
+COMMON_OBJ := $(addprefix $(BUILD)/obj/$(LAB_ARCH)/,$(addsuffix .o,$(basename $(COMMON_SRC))))
 .SECONDARY: $(COMMON_OBJ)
 
-labs: $(LAB_BINS)
+# Every lab binary depends on this file, rewritten only when LAB_ARCH changes: a build for
+# another architecture rebuilds them all.
+ARCH_STAMP := $(BUILD)/lab-arch
+ifneq ($(shell cat $(ARCH_STAMP) 2>/dev/null),$(LAB_ARCH))
+$(shell mkdir -p $(BUILD) && echo '$(LAB_ARCH)' > $(ARCH_STAMP))
+endif
 
-$(BUILD)/obj/sm_$(CUDA_ARCH)/common/%.o: common/%.cu $(COMMON_DEPS)
+labs: $(LAB_BINS)
+	@echo "lab binaries built for $(LAB_ARCH)"
+
+$(BUILD)/obj/$(LAB_ARCH)/common/%.o: common/%.cu $(COMMON_DEPS)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
 
-$(BUILD)/obj/sm_$(CUDA_ARCH)/common/%.o: common/%.cpp $(COMMON_DEPS)
+$(BUILD)/obj/$(LAB_ARCH)/common/%.o: common/%.cpp $(COMMON_DEPS)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
 
 .SECONDEXPANSION:
-$(BUILD)/labs/%/lab: $$(wildcard labs/%/*.cu labs/%/*.h labs/%/*.cuh) $(COMMON_DEPS) $(COMMON_OBJ)
+$(BUILD)/labs/%/lab: $$(wildcard labs/%/*.cu labs/%/*.h labs/%/*.cuh) $(COMMON_DEPS) $(COMMON_OBJ) \
+                     $(ARCH_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_FLAGS) -Ilabs/$* -o $@ labs/$*/harness.cu \
 	    $(filter-out labs/$*/harness.cu,$(wildcard labs/$*/*.cu)) $(COMMON_OBJ)
@@ -113,7 +130,8 @@ $(BUILD)/labs/%/lab: $$(wildcard labs/%/*.cu labs/%/*.h labs/%/*.cuh) $(COMMON_D
 # -Isolutions/$*: headers that live with the solution (lab 02's tuning variants), beside the
 # reference only; a skeleton's build does not see them.
 $(BUILD)/solutions/%/lab: $$(wildcard solutions/%/*.cu solutions/%/*.cuh labs/%/harness.cu \
-                                      labs/%/*.h labs/%/*.cuh) $(COMMON_DEPS) $(COMMON_OBJ)
+                                      labs/%/*.h labs/%/*.cuh) $(COMMON_DEPS) $(COMMON_OBJ) \
+                          $(ARCH_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_FLAGS) -Ilabs/$* -Isolutions/$* -o $@ labs/$*/harness.cu \
 	    $(wildcard solutions/$*/*.cu) $(COMMON_OBJ)

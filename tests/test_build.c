@@ -238,6 +238,52 @@ START_TEST(prebuilt_probe_is_used_while_common_is_older)
 }
 END_TEST
 
+/* The output of `sh -c cmd` (stdout and stderr), malloc'd; *rc its exit status. */
+static char *shell(const char *cmd, int *rc)
+{
+    FILE *p = popen(cmd, "r");
+    char *out = calloc(1, 1 << 16);
+    size_t n = p && out ? fread(out, 1, (1 << 16) - 1, p) : 0;
+    out[n] = '\0';
+    *rc = p ? pclose(p) : -1;
+    return out;
+}
+
+/* `make labs` builds for CUDA_ARCH when given, else for the GPU present (nvidia-smi), else for
+ * every architecture (-arch=all); a build for another architecture rebuilds the binaries, the
+ * same one does not. In a build folder of its own (BUILD=...). */
+START_TEST(lab_binaries_follow_the_architecture)
+{
+    char tmp[64], cmd[1024], want[64];
+    int rc;
+    test_tmpdir(tmp, sizeof tmp);
+    char *cc = shell("nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | "
+                     "head -n 1 | tr -d '. \\n'", &rc);
+    snprintf(want, sizeof want, "-arch=%s%s", cc[0] ? "sm_" : "all", cc);
+    free(cc);
+    const char *make = "cd '%s' && env -u CUDA_ARCH make --no-print-directory BUILD='%s' LAB=01 %s";
+    snprintf(cmd, sizeof cmd, make, test_root(), tmp, "-n labs 2>&1");
+    char *out = shell(cmd, &rc);
+    ck_assert_msg(strstr(out, want), "no %s in: %.600s", want, out);
+    free(out);
+    snprintf(cmd, sizeof cmd, make, test_root(), tmp, "labs CUDA_ARCH=80 2>&1");
+    out = shell(cmd, &rc);
+    ck_assert_msg(rc == 0 && strstr(out, "-arch=sm_80"), "rc %d: %.900s", rc, out);
+    free(out);
+    snprintf(cmd, sizeof cmd, make, test_root(), tmp, "-n labs CUDA_ARCH=80 2>&1");
+    out = shell(cmd, &rc);
+    ck_assert_msg(!strstr(out, "nvcc"), "sm_80 again rebuilt: %.600s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, make, test_root(), tmp, "-n labs CUDA_ARCH=89 2>&1");
+    out = shell(cmd, &rc);
+    ck_assert_msg(strstr(out, "-arch=sm_89") && strstr(out, "/labs/01_coalescing/lab") &&
+                  strstr(out, "/solutions/01_coalescing/lab"), "sm_89 did not rebuild: %.600s",
+                  out);
+    free(out);
+    cml_rmtree(tmp);
+}
+END_TEST
+
 /* One test per spec in grader/specs and side. */
 Suite *build_suite(void)
 {
@@ -256,6 +302,7 @@ Suite *build_suite(void)
     tcase_add_test(tc, include_of_the_staged_copy_builds);
     tcase_add_test(tc, grader_compiles_the_common_sources_the_makefile_does);
     tcase_add_test(tc, prebuilt_probe_is_used_while_common_is_older);
+    tcase_add_test(tc, lab_binaries_follow_the_architecture);
     tcase_add_loop_test(tc, skeleton_compiles_without_warnings, 0, nspecs);
     tcase_add_loop_test(tc, solution_compiles_without_warnings, 0, nspecs);
     suite_add_tcase(s, tc);
