@@ -64,10 +64,10 @@ $(BUILD)/fake_lab: tests/fake_lab.c tests/fake_lab_attacks.c tests/fake_lab_atta
 	@mkdir -p $(@D)
 	$(CC) -Icommon $(STRICT) $(CFLAGS) -o $@ tests/fake_lab.c tests/fake_lab_attacks.c -lm
 
-grade: $(BUILD)/cml-grade
+grade: $(BUILD)/cml-grade $(BUILD)/cml-probe
 	$(BUILD)/cml-grade grade $(if $(LAB),--lab $(LAB)) $(if $(SUBMISSION),--submission $(SUBMISSION))
 
-bench: $(BUILD)/cml-grade
+bench: $(BUILD)/cml-grade $(BUILD)/cml-probe
 	$(BUILD)/cml-grade bench $(if $(LAB),--lab $(LAB))
 
 # Check is needed only here: ensure-check.sh installs it (as root, with apt) or says how.
