@@ -58,7 +58,8 @@ static int prebuilt(const char *root, char *bin, size_t len)
     return fresh;
 }
 
-/* The probe binary: make's (prebuilt), else its path in the cache, built if missing. 0 on success; -1 with a reason. */
+/* The probe binary: make's (prebuilt), else its path in the cache, built if missing. 0 on
+ * success; -1 with a reason. */
 static int probe_binary(const char *root, const char *cache_dir, char *bin, size_t len,
                         char *reason, size_t rlen)
 {
