@@ -185,8 +185,8 @@ int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_tech
     return lab_ncu.ntasks;
 }
 
-/* Check c of task t from the lab's run (cml_tech_ncu_lab), when it holds rows of c's kernel and metric: 1 with
- * out filled, else 0 (the task's own run decides). */
+/* Check c of task t from the lab's run (cml_tech_ncu_lab), when it holds rows of c's kernel
+ * and metric: 1 with out filled, else 0 (the task's own run decides). */
 static int from_lab_run(const cml_tech_spec *c, const cml_task_spec *t, const char *one,
                         cml_tech_result *out)
 {
