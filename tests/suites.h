@@ -17,6 +17,7 @@ Suite *run_suite(void);      /* tests/test_run.c: the sandbox */
 Suite *pipeline_suite(void); /* tests/test_pipeline.c: the whole pipeline on fake lab binaries */
 Suite *build_suite(void);    /* tests/test_build.c: every skeleton and solution compiles */
 Suite *technique_suite(void); /* tests/test_technique.c: technique checks, fake ncu */
+void technique_ncu_add(Suite *s); /* tests/test_technique_ncu.c: its ncu tests */
 Suite *sanitize_suite(void);  /* tests/test_sanitize*.c: compute-sanitizer on solved tasks */
 Suite *planted_suite(void);   /* tests/test_planted.c: planted bugs as patches on the solutions */
 Suite *link_suite(void);      /* tests/test_link.c: link rules on attacks and correct code */

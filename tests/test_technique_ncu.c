@@ -1,0 +1,197 @@
+/* ncu technique checks through the fake tool of technique_fixture.h: one task's runs, the
+ * lab's shared run and its fallback, and ncu's CSV read by kernel (test_technique.c holds the
+ * spec and text checks). */
+#include "technique_fixture.h"
+#include "suites.h"
+
+/* The tests that read the fake tool's arguments run it unconfined: under the sandbox it could
+ * write them nowhere but its run folder (test_sandbox.c checks that). */
+START_TEST(ncu_within_limit_passes)
+{
+    char *args;
+    setenv("CML_SANDBOX", "off", 1);
+    grade("ncu copy m.sum 0 no bank conflicts\nncu_case n=256", "passed");
+    assert_check(0, CML_TECH_PASSED, "m.sum = 0 <= 0 over 2 kernel launches (case 1.1,n=256)");
+    ck_assert_double_eq(r.score, 10);
+    ck_assert_ptr_nonnull(args = cml_read_text(in_dir("args"), 4096, NULL));
+    ck_assert_ptr_nonnull(strstr(args, "--clock-control none --target-processes all "
+                                       "--kernel-name regex:copy --metrics m.sum --csv"));
+    ck_assert_ptr_nonnull(strstr(args, "./lab --seed 7 --no-output --case 1.1,n=256"));
+    free(args);
+}
+END_TEST
+
+/* Two metrics of one kernel: one profiling run collects both, and each check reads its own. */
+START_TEST(ncu_profiles_a_kernel_once_for_all_its_metrics)
+{
+    char *runs, path[CML_PATH];
+    setenv("CML_SANDBOX", "off", 1);
+    grade("ncu copy m.sum 0 no conflicts\nncu copy other.sum 100 few others", "passed");
+    assert_check(0, CML_TECH_PASSED, "m.sum = 0 <= 0");
+    assert_check(1, CML_TECH_PASSED, "other.sum = 77 <= 100");
+    cml_fmt(path, sizeof path, "%s.runs", in_dir("args"));
+    ck_assert_ptr_nonnull(runs = cml_read_text(path, 4096, NULL));
+    ck_assert_str_eq(runs, "run\n");
+    free(runs);
+}
+END_TEST
+
+START_TEST(ncu_over_limit_fails)
+{
+    setenv("FAKE_NCU_VALUE", "1,536", 1);
+    grade("ncu copy m.sum 0 no bank conflicts", "passed");
+    assert_check(0, CML_TECH_FAILED, "m.sum = 1536 > limit 0");
+    assert_check(0, CML_TECH_FAILED, "case 1.1,n=1000"); /* the first case by default */
+    ck_assert_str_eq(cml_status_name(r.status), "technique");
+    ck_assert_double_eq(r.score, 6);
+}
+END_TEST
+
+START_TEST(ncu_without_permission_or_a_working_tool_is_not_checked)
+{
+    setenv("FAKE_NCU", "perm", 1);
+    grade("ncu copy m.sum 0 no bank conflicts", "passed");
+    assert_check(0, CML_TECH_NOT_CHECKED, "ERR_NVGPUCTRPERM");
+    ck_assert_double_eq(r.score, 10);
+    setenv("FAKE_NCU", "error", 1);
+    grade("ncu copy m.sum 0 no bank conflicts", "passed");
+    assert_check(0, CML_TECH_NOT_CHECKED, "ncu reported no m.sum");
+    setenv("CML_NCU", "/nonexistent/ncu", 1);
+    grade("ncu copy m.sum 0 no bank conflicts", "passed");
+    assert_check(0, CML_TECH_NOT_CHECKED, "not checked (ncu not found)");
+    ck_assert_str_eq(cml_status_name(r.status), "passed");
+}
+END_TEST
+
+/* A kernel filter that matched nothing means the lab launched no such kernel under ncu (a
+ * renamed kernel, or a lab that behaves differently when profiled): a failure, never "not
+ * checked". */
+START_TEST(ncu_filter_matching_no_kernel_fails)
+{
+    setenv("FAKE_NCU", "none", 1);
+    grade("ncu copy m.sum 0 no bank conflicts", "passed");
+    assert_check(0, CML_TECH_FAILED, "no kernel matching 'copy' ran under ncu");
+    ck_assert_str_eq(cml_status_name(r.status), "technique");
+}
+END_TEST
+
+/* The counters come from ncu's log file: rows a lab prints on stdout are not read. */
+START_TEST(ncu_reads_its_log_not_the_labs_stdout)
+{
+    setenv("FAKE_NCU", "forged", 1);
+    setenv("FAKE_NCU_VALUE", "5000", 1);
+    grade("ncu copy m.sum 0 no bank conflicts", "passed");
+    assert_check(0, CML_TECH_FAILED, "m.sum = 5000 > limit 0");
+}
+END_TEST
+
+/* ncu's rows read by kernel: the name before its parameters, searched as ncu's regex: does. */
+START_TEST(sums_an_ncu_metric_of_one_kernel)
+{
+    double sum = 0;
+    const char *csv = "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Value\"\n"
+                      "\"0\",\"void gram<32>(float *, int)\",\"m.sum\",\"1\"\n"
+                      "\"1\",\"gramPadded(const float *)\",\"m.sum\",\"20\"\n"
+                      "\"2\",\"scale(int)\",\"m.sum\",\"300\"\n";
+    ck_assert_int_eq(cml_ncu_sum(csv, "m.sum", "gramPadded", &sum), 1);
+    ck_assert_double_eq(sum, 20);
+    ck_assert_int_eq(cml_ncu_sum(csv, "m.sum", "gram", &sum), 2);
+    ck_assert_double_eq(sum, 21);
+    ck_assert_int_eq(cml_ncu_sum(csv, "m.sum", "int", &sum), 0); /* parameters are no name */
+    ck_assert_int_eq(cml_ncu_sum("\"Metric Name\",\"Metric Value\"\n\"m.sum\",\"4\"\n", "m.sum",
+                                 "k", &sum), 0); /* no Kernel Name column: nothing is k's */
+}
+END_TEST
+
+#define TWO_TASKS HEAD TASK "ncu copy m.sum 0 no conflicts\ntechnique 1\ntask 1.2\ncheck copy\n" \
+    "points 6\ncase n=1000\nncu other m.sum 0 no conflicts\nncu_case n=64\ntechnique 1\n"
+
+/* Task t of spec graded as passed with its technique checks, into x. */
+static void lab_task(int t, cml_task_result *x)
+{
+    memset(x, 0, sizeof *x);
+    x->spec = &spec.tasks[t];
+    x->credit = (cml_credit){ .cases = 2 };
+    cml_award(x, CML_STATUS_PASSED, "all cases passed");
+    cml_technique_task(&spec, &spec.tasks[t], &env, x);
+}
+
+/* How many times the fake ncu ran. */
+static int ncu_runs(void)
+{
+    char path[CML_PATH], *runs;
+    cml_fmt(path, sizeof path, "%s.runs", in_dir("args"));
+    int n = 0;
+    if ((runs = cml_read_text(path, 4096, NULL)))
+        for (const char *p = runs; (p = strstr(p, "run")); p++)
+            n++;
+    free(runs);
+    return n;
+}
+
+/* Two solved tasks with ncu checks: one run with both cases, each check on its own kernel. */
+START_TEST(ncu_profiles_a_labs_solved_tasks_in_one_run)
+{
+    cml_task_result a, b;
+    char *args;
+    setenv("CML_SANDBOX", "off", 1);
+    setenv("FAKE_NCU", "two", 1);
+    setenv("FAKE_NCU_OTHER", "9", 1);
+    ck_assert_msg(load(TWO_TASKS) == 0, "%s", err);
+    ck_assert_int_eq(cml_tech_ncu_lab(&spec, (int[]){1, 1}, &env), 2);
+    lab_task(0, &a);
+    lab_task(1, &b);
+    cml_tech_ncu_lab_forget();
+    ck_assert_int_eq(ncu_runs(), 1);
+    ck_assert_ptr_nonnull(args = cml_read_text(in_dir("args"), 4096, NULL));
+    ck_assert_ptr_nonnull(strstr(args, "--kernel-name regex:copy|other --metrics m.sum --csv"));
+    ck_assert_ptr_nonnull(strstr(args, "--case 1.1,n=1000 --case 1.2,n=64"));
+    free(args);
+    ck_assert_msg(a.tech[0].state == CML_TECH_PASSED &&
+                  strstr(a.tech[0].detail, "m.sum = 0 <= 0 over 2 launches of kernels matching "
+                         "copy (case 1.1,n=1000, in one ncu run for 2 tasks)"), "%s",
+                  a.tech[0].detail);
+    ck_assert_msg(b.tech[0].state == CML_TECH_FAILED &&
+                  strstr(b.tech[0].detail, "m.sum = 9 > limit 0 over 1 launch of"), "%s",
+                  b.tech[0].detail);
+    ck_assert_str_eq(cml_status_name(b.status), "technique");
+}
+END_TEST
+
+/* A shared run that failed, or one task solved: each task's checks run as they always did. */
+START_TEST(ncu_lab_run_falls_back_to_each_tasks_own)
+{
+    cml_task_result a, b;
+    setenv("CML_SANDBOX", "off", 1);
+    setenv("FAKE_NCU", "error", 1);
+    ck_assert_msg(load(TWO_TASKS) == 0, "%s", err);
+    ck_assert_int_eq(cml_tech_ncu_lab(&spec, (int[]){1, 1}, &env), 2);
+    lab_task(0, &a);
+    lab_task(1, &b);
+    cml_tech_ncu_lab_forget();
+    ck_assert_int_eq(ncu_runs(), 3);
+    ck_assert_int_eq(a.tech[0].state, CML_TECH_NOT_CHECKED);
+    ck_assert_int_eq(b.tech[0].state, CML_TECH_NOT_CHECKED);
+    ck_assert_ptr_nonnull(strstr(b.tech[0].detail, "Failed to prepare kernel"));
+    ck_assert_int_eq(cml_tech_ncu_lab(&spec, (int[]){1, 0}, &env), 0); /* one solved: no run */
+    ck_assert_int_eq(ncu_runs(), 3);
+}
+END_TEST
+
+/* Contract in suites.h: the ncu tests, a test case of the technique suite with this file's own
+ * copy of the fixture. */
+void technique_ncu_add(Suite *s)
+{
+    TCase *tools = tcase_create("ncu");
+    tcase_add_checked_fixture(tools, setup, teardown);
+    tcase_add_test(tools, sums_an_ncu_metric_of_one_kernel);
+    tcase_add_test(tools, ncu_within_limit_passes);
+    tcase_add_test(tools, ncu_over_limit_fails);
+    tcase_add_test(tools, ncu_profiles_a_kernel_once_for_all_its_metrics);
+    tcase_add_test(tools, ncu_without_permission_or_a_working_tool_is_not_checked);
+    tcase_add_test(tools, ncu_filter_matching_no_kernel_fails);
+    tcase_add_test(tools, ncu_reads_its_log_not_the_labs_stdout);
+    tcase_add_test(tools, ncu_profiles_a_labs_solved_tasks_in_one_run);
+    tcase_add_test(tools, ncu_lab_run_falls_back_to_each_tasks_own);
+    suite_add_tcase(s, tools);
+}
