@@ -14,48 +14,64 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Hash of nvcc's path and every file of root/common (probe.cu includes some). */
-static uint64_t probe_hash(const char *root)
+/* Calls fn(path, ctx) for every file of root/common but dot files; how many, -1 when the
+ * folder cannot be read. */
+static int each_common_file(const char *root, void (*fn)(const char *path, void *ctx), void *ctx)
 {
-    char nvcc[CML_PATH] = "", err[256], dir[CML_PATH], path[CML_PATH];
-    cml_find_nvcc(nvcc, sizeof nvcc, err, sizeof err);
-    uint64_t h = cml_hash_file(cml_fnv1a(CML_FNV_INIT, nvcc, strlen(nvcc)), nvcc);
+    char dir[CML_PATH], path[CML_PATH];
     struct dirent **list = NULL;
     int n = cml_fmt(dir, sizeof dir, "%s/common", root) == 0
             ? scandir(dir, &list, NULL, alphasort) : -1;
     for (int i = 0; i < n; i++) {
         if (list[i]->d_name[0] != '.' &&
             cml_fmt(path, sizeof path, "%s/%s", dir, list[i]->d_name) == 0)
-            h = cml_hash_file(h, path);
+            fn(path, ctx);
         free(list[i]);
     }
     free(list);
+    return n;
+}
+
+static void hash_into(const char *path, void *h)
+{
+    *(uint64_t *)h = cml_hash_file(*(uint64_t *)h, path);
+}
+
+/* Hash of nvcc's path and every file of root/common (probe.cu includes some). */
+static uint64_t probe_hash(const char *root)
+{
+    char nvcc[CML_PATH] = "", err[256];
+    cml_find_nvcc(nvcc, sizeof nvcc, err, sizeof err);
+    uint64_t h = cml_hash_file(cml_fnv1a(CML_FNV_INIT, nvcc, strlen(nvcc)), nvcc);
+    each_common_file(root, hash_into, &h);
     return h;
+}
+
+/* A binary and whether every file seen so far is older than it. */
+typedef struct {
+    struct stat bin;
+    int fresh;
+} age_check;
+
+static void older_than_bin(const char *path, void *ctx)
+{
+    age_check *a = ctx;
+    struct stat f;
+    if (stat(path, &f) == 0 &&
+        (f.st_mtim.tv_sec > a->bin.st_mtim.tv_sec ||
+         (f.st_mtim.tv_sec == a->bin.st_mtim.tv_sec && f.st_mtim.tv_nsec > a->bin.st_mtim.tv_nsec)))
+        a->fresh = 0;
 }
 
 /* root/build/cml-probe, which `make all` builds, into bin when it is there and newer than every
  * file of root/common (a probe of older sources may report in an older format). 1 when so. */
 static int prebuilt(const char *root, char *bin, size_t len)
 {
-    char dir[CML_PATH], path[CML_PATH];
-    struct stat st, f;
-    if (cml_fmt(bin, len, "%s/build/cml-probe", root) < 0 || stat(bin, &st) != 0 ||
-        !S_ISREG(st.st_mode) || access(bin, X_OK) != 0 ||
-        cml_fmt(dir, sizeof dir, "%s/common", root) < 0)
+    age_check a = { .fresh = 1 };
+    if (cml_fmt(bin, len, "%s/build/cml-probe", root) < 0 || stat(bin, &a.bin) != 0 ||
+        !S_ISREG(a.bin.st_mode) || access(bin, X_OK) != 0)
         return 0;
-    struct dirent **list = NULL;
-    int n = scandir(dir, &list, NULL, alphasort), fresh = n > 0;
-    for (int i = 0; i < n; i++) {
-        if (list[i]->d_name[0] != '.' &&
-            cml_fmt(path, sizeof path, "%s/%s", dir, list[i]->d_name) == 0 &&
-            stat(path, &f) == 0 && (f.st_mtim.tv_sec > st.st_mtim.tv_sec ||
-                                    (f.st_mtim.tv_sec == st.st_mtim.tv_sec &&
-                                     f.st_mtim.tv_nsec > st.st_mtim.tv_nsec)))
-            fresh = 0;
-        free(list[i]);
-    }
-    free(list);
-    return fresh;
+    return each_common_file(root, older_than_bin, &a) > 0 && a.fresh;
 }
 
 /* The probe binary: make's (prebuilt), else its path in the cache, built if missing. 0 on
