@@ -160,16 +160,16 @@ int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_tech
     cml_tech_ncu_lab_forget();
     for (int i = 0; env->bin && i < spec->ntasks; i++) {
         const cml_task_spec *t = &spec->tasks[i];
-        int first = -1;
+        int has_ncu = 0;
         for (int k = 0; k < t->ntech && k < CML_MAX_TECH && solved[i]; k++)
             if (t->tech[k].kind == CML_TECH_NCU) {
                 size_t used = strlen(kernels);
                 if (!list_has(kernels, t->tech[k].pattern, '|'))
                     snprintf(kernels + used, sizeof kernels - used, "%s%s", used ? "|" : "",
                              t->tech[k].pattern);
-                first = first < 0 ? k : first;
+                has_ncu = 1;
             }
-        if (first < 0)
+        if (!has_ncu)
             continue;
         task_metrics(t, NULL, metrics, sizeof metrics);
         ncu_case_of(t, cases[lab_ncu.ntasks], sizeof cases[0]);
