@@ -116,6 +116,18 @@ static void lab_task(int t, cml_task_result *x)
     cml_technique_task(&spec, &spec.tasks[t], &env, x);
 }
 
+/* TWO_TASKS, both solved, through the lab's shared run (unconfined, to read the fake's
+ * arguments), then each task's checks into a and b. */
+static void grade_two_tasks(cml_task_result *a, cml_task_result *b)
+{
+    setenv("CML_SANDBOX", "off", 1);
+    ck_assert_msg(load(TWO_TASKS) == 0, "%s", err);
+    ck_assert_int_eq(cml_tech_ncu_lab(&spec, (int[]){1, 1}, &env), 2);
+    lab_task(0, a);
+    lab_task(1, b);
+    cml_tech_ncu_lab_forget();
+}
+
 /* How many times the fake ncu ran. */
 static int ncu_runs(void)
 {
@@ -134,14 +146,9 @@ START_TEST(ncu_profiles_a_labs_solved_tasks_in_one_run)
 {
     cml_task_result a, b;
     char *args;
-    setenv("CML_SANDBOX", "off", 1);
     setenv("FAKE_NCU", "two", 1);
     setenv("FAKE_NCU_OTHER", "9", 1);
-    ck_assert_msg(load(TWO_TASKS) == 0, "%s", err);
-    ck_assert_int_eq(cml_tech_ncu_lab(&spec, (int[]){1, 1}, &env), 2);
-    lab_task(0, &a);
-    lab_task(1, &b);
-    cml_tech_ncu_lab_forget();
+    grade_two_tasks(&a, &b);
     ck_assert_int_eq(ncu_runs(), 1);
     ck_assert_ptr_nonnull(args = cml_read_text(in_dir("args"), 4096, NULL));
     ck_assert_ptr_nonnull(strstr(args, "--kernel-name regex:copy|other --metrics m.sum --csv"));
@@ -162,13 +169,8 @@ END_TEST
 START_TEST(ncu_lab_run_falls_back_to_each_tasks_own)
 {
     cml_task_result a, b;
-    setenv("CML_SANDBOX", "off", 1);
     setenv("FAKE_NCU", "error", 1);
-    ck_assert_msg(load(TWO_TASKS) == 0, "%s", err);
-    ck_assert_int_eq(cml_tech_ncu_lab(&spec, (int[]){1, 1}, &env), 2);
-    lab_task(0, &a);
-    lab_task(1, &b);
-    cml_tech_ncu_lab_forget();
+    grade_two_tasks(&a, &b);
     ck_assert_int_eq(ncu_runs(), 3);
     ck_assert_int_eq(a.tech[0].state, CML_TECH_NOT_CHECKED);
     ck_assert_int_eq(b.tech[0].state, CML_TECH_NOT_CHECKED);
