@@ -9,17 +9,21 @@ ifeq ($(origin CC),default)
 CC := gcc
 endif
 NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),/usr/local/cuda/bin/nvcc)
+CUDA_ARCH ?= 90
+
+BUILD := build
 # `make labs` builds for CUDA_ARCH when it is given (CUDA_ARCH=89: sm_89), else for the GPU that
 # is present (its compute capability from nvidia-smi), else for every architecture this nvcc
 # supports (-arch=all: a fat binary that runs on any of them, several times slower to build).
 # The grader probes the GPU itself; CUDA_ARCH only tells it what to compile for without one.
+# Only a make that builds lab binaries asks nvidia-smi (and writes the stamp below).
+LAB_GOALS := $(filter labs $(BUILD)/labs/% $(BUILD)/solutions/%,$(MAKECMDGOALS))
+ifneq ($(LAB_GOALS),)
 GPU_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | \
             head -n 1 | tr -d '. ')
+endif
 LAB_ARCH := $(if $(filter command line environment,$(origin CUDA_ARCH)),sm_$(CUDA_ARCH),$\
               $(if $(GPU_CC),sm_$(GPU_CC),all))
-CUDA_ARCH ?= 90
-
-BUILD := build
 CFLAGS ?= -O2
 STRICT := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 # grader/src holds one folder per step of the pipeline, in order (docs/ARCHITECTURE.md);
@@ -102,11 +106,14 @@ endif
 COMMON_OBJ := $(addprefix $(BUILD)/obj/$(LAB_ARCH)/,$(addsuffix .o,$(basename $(COMMON_SRC))))
 .SECONDARY: $(COMMON_OBJ)
 
-# Every lab binary depends on this file, rewritten only when LAB_ARCH changes: a build for
-# another architecture rebuilds them all.
+# Every lab binary depends on this file, rewritten only when a lab build's LAB_ARCH differs
+# from the last one's: a build for another architecture rebuilds them all. Other goals (make
+# check) leave it alone, or the next `make labs` would rebuild for nothing.
 ARCH_STAMP := $(BUILD)/lab-arch
+ifneq ($(LAB_GOALS),)
 ifneq ($(shell cat $(ARCH_STAMP) 2>/dev/null),$(LAB_ARCH))
 $(shell mkdir -p $(BUILD) && echo '$(LAB_ARCH)' > $(ARCH_STAMP))
+endif
 endif
 
 labs: $(LAB_BINS)
