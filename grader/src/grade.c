@@ -3,6 +3,8 @@
  * so an interrupted grading keeps what it finished; then compute-sanitizer on every solved task
  * at once (grade_sanitize.c), once nothing is timed any more, and the reports again. */
 #include "grade.h"
+#include "calibration.h"
+#include "class.h"
 #include "linkrules.h"
 #include "build.h"
 #include "probe.h"
@@ -286,6 +288,27 @@ static void sanitize_all(const cml_grade_opts *o, lab_build *lb, const cml_run_o
             cml_rmtree(lb[i].student.dir);
 }
 
+/* The calibration named by o (if any) into cal, and what the record says of it. A file that
+ * cannot be read is an error (the instructor named it); one from another GPU is a note, and
+ * the reference is measured live. */
+static int load_calibration(const cml_grade_opts *o, cml_grading *g, cml_calibration *cal,
+                            int *use, char *err, size_t errlen)
+{
+    *use = 0;
+    memset(cal, 0, sizeof *cal);
+    if (!o->calibration)
+        return 0;
+    if (cml_cal_load(o->calibration, cal, err, errlen) < 0)
+        return -1;
+    if (!g->have_gpu || o->student_bin ||
+        cml_cal_matches_gpu(cal, g, g->calibration_note, sizeof g->calibration_note)) {
+        *use = 1;
+        snprintf(g->calibration_id, sizeof g->calibration_id, "%s", cal->id);
+        snprintf(g->calibration, sizeof g->calibration, "%.500s", cal->path);
+    }
+    return 0;
+}
+
 /* Contract in grade.h. */
 int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cml_grading *g,
               double *build_s, char *err, size_t errlen)
@@ -305,7 +328,10 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
     cml_sandbox_protect(protect, 3); /* no lab run reads these, whatever else it may */
     snprintf(g->sandbox_missing, sizeof g->sandbox_missing, "%s",
              cml_sandbox_caps_get()->missing);
-    if (find_gpu(o, g, err, errlen) < 0)
+    int lock = cml_gpu_lock(o->gpu_lock, o->progress), use_cal = 0;
+    int found = find_gpu(o, g, err, errlen);
+    cml_gpu_unlock(lock); /* the builds need no GPU: another grading may be timed meanwhile */
+    if (found < 0)
         return -1;
     /* this grading's cases: the spec's own, and those its `draw` lines draw from the seed */
     g->specs = malloc((size_t)nspecs * sizeof *g->specs);
@@ -318,9 +344,13 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
     for (int i = 0; i < nspecs; i++)
         if (cml_spec_draw(&g->specs[i], o->seed, err, errlen) < 0)
             return -1;
+    cml_calibration cal; /* ~80 KB: on the stack, freed on every path below */
+    if (load_calibration(o, g, &cal, &use_cal, err, errlen) < 0)
+        return -1;
     lab_build *lb = calloc((size_t)nspecs + 1, sizeof *lb);
     if (!lb) {
         snprintf(err, errlen, "out of memory");
+        cml_cal_free(&cal);
         return -1;
     }
     double tb = cml_now();
@@ -328,10 +358,13 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
         build_labs(o, specs, nspecs, g->have_gpu ? g->cc : cml_default_cc(), g->have_gpu, lb);
     *build_s = cml_now() - tb;
     cml_run_opts ro = { .seed = o->seed, .work_dir = work, .keep = o->keep,
-                        .progress = o->progress };
+                        .progress = o->progress, .cal = use_cal ? &cal : NULL };
+    lock = cml_gpu_lock(o->gpu_lock, o->progress);
     for (int i = 0; i < nspecs; i++)
         finish_lab(o, &specs[i], &lb[i], &ro, g, t0);
     sanitize_all(o, lb, &ro, g, t0);
+    cml_gpu_unlock(lock);
+    cml_cal_free(&cal);
     free(lb);
     if (!o->keep)
         rmdir(work); /* only when empty: a concurrent grading may share it */

@@ -11,6 +11,8 @@
 
 #define CML_RUN_OUTPUT_CAP (64u << 10) /* a lab binary's stdout+stderr kept for the report */
 
+struct cml_calibration; /* calibration.h */
+
 /* How the lab binaries of one lab are run. */
 typedef struct {
     uint64_t seed;
@@ -22,6 +24,10 @@ typedef struct {
     /* SHA-256 of each binary when built: the copy in every run folder must still have it, so
      * a binary changed after its build (the reference above all) is never run. NULL: as given */
     const char *student_sha, *ref_sha;
+    /* a calibration whose stored reference runs stand in for live ones where their key (lab,
+     * ref_sha, --case list) matches; NULL: the reference is always measured live */
+    const struct cml_calibration *cal;
+    struct cml_calibration *cal_out; /* `calibrate`: every live reference run is stored here */
 } cml_run_opts;
 
 /* Grade one lab from built binaries: one reference run with --no-output for the timed cases
@@ -32,6 +38,14 @@ typedef struct {
  * only that task. Returns 0, or -1 when a run folder could not be made (out still filled). */
 int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bin,
                                 const char *ref_bin, const cml_run_opts *o, cml_lab_result *out);
+
+/* The reference's timed cases of a lab, with --no-output, CML_MAX_CASES per run (one run for
+ * any ordinary lab): each taken from o->cal where it holds that run, else measured (and stored
+ * into o->cal_out when set). Fills out->ref_run with the first run's records,
+ * out->ref_calibrated with how many runs came from the calibration, and per_task[t] with task
+ * t's records. */
+void cml_reference_runs(const cml_lab_spec *spec, const char *ref_bin, const cml_run_opts *o,
+                        cml_lab_result *out, cml_run_record *per_task);
 
 /* Fill out for a lab that could not run: every task gets `status` (build-error, no-gpu,
  * error), score 0 of its full points, and `detail`. */
@@ -51,6 +65,11 @@ typedef struct {
     FILE *progress;          /* progress lines; NULL: quiet */
     /* tests: these binaries for every lab instead of staging and building (no nvcc, no probe) */
     const char *student_bin, *ref_bin;
+    const char *calibration; /* a calibration file (calibration.h) for the reference; NULL */
+    /* a lock file held (flock) while this grading uses the GPU: the probe, then everything
+     * after the builds. A batch runs two gradings per GPU with the same lock, so one builds
+     * while the other is timed, and no two are ever timed together. NULL: no lock */
+    const char *gpu_lock;
 } cml_grade_opts;
 
 /* Load root/grader/specs/ *.spec in name order, keeping those whose lab name starts with

@@ -1,6 +1,7 @@
 /* Grade one lab from built binaries: the reference's timings, one student run per task,
  * verification of every case, scores, and what the sandbox saw when a run did not finish. */
 #include "grade.h"
+#include "calibration.h"
 #include "grade_run.h"
 #include "records.h"
 #include "run.h"
@@ -39,9 +40,47 @@ static int timed_cases(const cml_lab_spec *spec, int *ti, int *ci)
     return total;
 }
 
-/* The reference's timed cases, with --no-output, CML_MAX_CASES per run (one run for any
- * ordinary lab). Fills out->ref_run with the first run's records. */
-static void reference_runs(const cml_lab_spec *spec, const char *ref_bin, const cml_run_opts *o,
+/* The calibration's stored run of this chunk (same lab, reference binary and --case list) read
+ * back into lr: 1, else 0 (no calibration, or no such run: measure it). */
+static int stored_run(const cml_lab_spec *spec, const case_list *chunk, const cml_run_opts *o,
+                      lab_run *lr)
+{
+    char cases[2048];
+    cml_case_list_text(spec, chunk, cases, sizeof cases);
+    const cml_cal_run *r = o->cal ? cml_cal_find(o->cal, spec->lab, o->ref_sha ? o->ref_sha
+                                                 : "", cases) : NULL;
+    if (!r)
+        return 0;
+    cml_lab_run_replay(spec, chunk, r->text, r->len, lr);
+    if (o->progress)
+        fprintf(o->progress, "[%s] reference solution: %d timed case(s) from calibration %s\n",
+                spec->lab, chunk->n, o->cal->id);
+    return 1;
+}
+
+/* The reference measured here and now; stored into o->cal_out when calibrating. */
+static void live_run(const cml_lab_spec *spec, const char *ref_bin, const case_list *chunk,
+                     const cml_run_opts *o, lab_run *lr)
+{
+    char cases[2048];
+    if (o->progress)
+        fprintf(o->progress, "[%s] reference solution: %d timed case(s)\n", spec->lab,
+                chunk->n);
+    const double t_run = cml_now();
+    cml_lab_run(ref_bin, o->ref_sha, spec, chunk, NULL, o, lr);
+    if (o->progress)
+        fprintf(o->progress, "[%s] reference solution: %.1f s\n", spec->lab,
+                cml_now() - t_run);
+    cml_case_list_text(spec, chunk, cases, sizeof cases);
+    if (o->cal_out && lr->text && lr->rec.done && !lr->rec.tampered &&
+        cml_cal_put(o->cal_out, spec->lab, o->ref_sha ? o->ref_sha : "", cases, lr->text,
+                    lr->text_len) < 0 && o->progress)
+        fprintf(o->progress, "[%s] warning: the calibration is full: this run is not stored\n",
+                spec->lab);
+}
+
+/* Contract in grade.h. */
+void cml_reference_runs(const cml_lab_spec *spec, const char *ref_bin, const cml_run_opts *o,
                            cml_lab_result *out, cml_run_record *per_task)
 {
     int ti[CML_MAX_TASKS * CML_MAX_CASES], ci[CML_MAX_TASKS * CML_MAX_CASES];
@@ -52,14 +91,12 @@ static void reference_runs(const cml_lab_spec *spec, const char *ref_bin, const 
         chunk.n = total - start < CML_MAX_CASES ? total - start : CML_MAX_CASES;
         memcpy(chunk.task, ti + start, chunk.n * sizeof *ti);
         memcpy(chunk.tcase, ci + start, chunk.n * sizeof *ci);
-        if (o->progress)
-            fprintf(o->progress, "[%s] reference solution: %d timed case(s)\n", spec->lab,
-                    chunk.n);
-        const double t_run = cml_now();
-        cml_lab_run(ref_bin, o->ref_sha, spec, &chunk, NULL, o, lr);
-        if (o->progress)
-            fprintf(o->progress, "[%s] reference solution: %.1f s\n", spec->lab,
-                    cml_now() - t_run);
+        if (stored_run(spec, &chunk, o, lr))
+            out->ref_calibrated++;
+        else
+            live_run(spec, ref_bin, &chunk, o, lr);
+        free(lr->text);
+        lr->text = NULL;
         if (start == 0)
             out->ref_run = lr->rec;
         if (lr->rec.tampered && o->progress) /* cannot happen with the real solution */
@@ -211,7 +248,7 @@ int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bi
         return -1;
     }
     if (ref_bin) /* else no reference timings: no performance points can be computed */
-        reference_runs(spec, ref_bin, o, out, ref);
+        cml_reference_runs(spec, ref_bin, o, out, ref);
     int rc = 0, ran[CML_MAX_TASKS];
     for (int t = 0; t < spec->ntasks; t++) {
         ran[t] = grade_task(spec, t, student_bin, ref_bin, &ref[t], o, &out->tasks[t]) == 0;

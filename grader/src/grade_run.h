@@ -16,6 +16,8 @@ typedef struct {
 typedef struct {
     cml_proc_result proc;
     cml_run_record rec;
+    char *text;      /* the result protocol text, kept only when o->cal_out is set; owned */
+    size_t text_len;
 } lab_run;
 
 /* Run bin (whose build gave it SHA-256 `sha`; NULL: not checked) on the cases in cl, confined,
@@ -24,6 +26,14 @@ typedef struct {
  * A copy whose SHA-256 changed is not run: lr->proc says why. */
 void cml_lab_run(const char *bin, const char *sha, const cml_lab_spec *spec,
                  const case_list *cl, const char *dir, const cml_run_opts *o, lab_run *lr);
+
+/* The --case arguments of cl, joined by ' ' (a calibration's key). */
+void cml_case_list_text(const cml_lab_spec *spec, const case_list *cl, char *buf, size_t len);
+
+/* What a stored run's text says, read exactly as cml_lab_run reads a live run's (claims
+ * checked against cl); lr->proc says it did not run here. */
+void cml_lab_run_replay(const cml_lab_spec *spec, const case_list *cl, const char *text,
+                        size_t len, lab_run *lr);
 
 /* Spread one reference run's records back into one record per task (per_task, indexed by
  * task), whose case indexes match the student's run of that task; the header records (device,

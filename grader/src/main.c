@@ -1,6 +1,8 @@
 /* cml-grade: the command line. `grade` grades a submission (docs/ARCHITECTURE.md, "Grading one
  * submission"); `bench` prints the reference solutions' bandwidth tables on this GPU. */
+#include "batch.h"
 #include "build.h"
+#include "class.h"
 #include "grade.h"
 #include "probe.h"
 #include "report.h"
@@ -22,7 +24,10 @@
 
 static const char USAGE[] =
     "usage: cml-grade grade [--submission DIR] [--lab NN] [--seed N] [--out DIR] [--root DIR]\n"
-    "                       [--no-color] [--keep]\n"
+    "                       [--no-color] [--keep] [--calibration FILE] [--gpu-lock FILE]\n"
+    "       cml-grade batch --submissions DIR --out DIR [...]   (a class; batch --help)\n"
+    "       cml-grade calibrate [--out FILE] | --check FILE     (reference timings once)\n"
+    "       cml-grade slurm | collect | regrade ...             (each has --help)\n"
     "       cml-grade bench [--lab NN] [--root DIR]\n"
     "       cml-grade doctor   (what the sandbox enforces on this machine)\n"
     "       cml-grade --help\n"
@@ -38,12 +43,15 @@ static const char USAGE[] =
     "  --root DIR        the repository (default: the folder above this program's folder)\n"
     "  --no-color        no colour even on a terminal\n"
     "  --keep            keep build folders and outputs under OUT/work\n"
+    "  --calibration FILE  the reference's timings from `cml-grade calibrate` on this GPU\n"
+    "                    model instead of a reference run per lab\n"
+    "  --gpu-lock FILE   hold this lock while using the GPU (batch sets it)\n"
     "        After every lab, compute-sanitizer checks each solved task (an error costs it its\n"
     "        points): CML_SANITIZE_JOBS=N runs N at a time, CML_SANITIZE=off skips them.\n"
     "bench   build the reference solutions and print their bandwidth tables on this GPU\n";
 
 typedef struct {
-    const char *submission, *lab, *out, *root;
+    const char *submission, *lab, *out, *root, *calibration, *gpu_lock;
     uint64_t seed;
     int have_seed, no_color, keep;
 } cli;
@@ -62,7 +70,8 @@ static int parse_options(int argc, char **argv, int bench, cli *c)
     static const struct option grade_opts[] = {
         { "submission", 1, 0, 's' }, { "lab", 1, 0, 'l' }, { "seed", 1, 0, 'S' },
         { "out", 1, 0, 'o' }, { "root", 1, 0, 'r' }, { "no-color", 0, 0, 'n' },
-        { "keep", 0, 0, 'k' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+        { "keep", 0, 0, 'k' }, { "calibration", 1, 0, 'c' }, { "gpu-lock", 1, 0, 'g' },
+        { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
     static const struct option bench_opts[] = {
         { "lab", 1, 0, 'l' }, { "root", 1, 0, 'r' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
     int ch;
@@ -77,6 +86,8 @@ static int parse_options(int argc, char **argv, int bench, cli *c)
         case 'r': c->root = optarg; break;
         case 'n': c->no_color = 1; break;
         case 'k': c->keep = 1; break;
+        case 'c': c->calibration = optarg; break;
+        case 'g': c->gpu_lock = optarg; break;
         case 'h': fputs(USAGE, stdout); return -1;
         case 'S':
             errno = 0;
@@ -92,18 +103,6 @@ static int parse_options(int argc, char **argv, int bench, cli *c)
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
     return 0;
-}
-
-/* A random seed from /dev/urandom (the clock and pid where that fails). */
-static uint64_t random_seed(void)
-{
-    uint64_t s = 0;
-    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || read(fd, &s, sizeof s) != (ssize_t)sizeof s)
-        s = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull ^ (uint64_t)getpid();
-    if (fd >= 0)
-        close(fd);
-    return s & ((1ull << 53) - 1); /* exact as a JSON number too */
 }
 
 /* The terminal report, with the grader's own timing line just before `Score: x/y`. */
@@ -159,8 +158,8 @@ static int cmd_grade(cli *c)
     cml_grading *g = calloc(1, sizeof *g);
     int n = specs && g ? cml_load_specs(root, c->lab, specs, CML_MAX_LABS, err, sizeof err) : -1;
     double build_s = 0;
-    cml_grade_opts o = { root, c->submission, c->out, c->have_seed ? c->seed : random_seed(),
-                         c->keep, stderr, NULL, NULL };
+    cml_grade_opts o = { root, c->submission, c->out, c->have_seed ? c->seed : cml_random_seed(),
+                         c->keep, stderr, NULL, NULL, c->calibration, c->gpu_lock };
     if (n <= 0 || cml_grade(&o, specs, n, g, &build_s, err, sizeof err) < 0) {
         fprintf(stderr, "cml-grade: %s\n", err);
         rc = 2;
@@ -280,6 +279,15 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "doctor") == 0) /* what the sandbox enforces on this machine */
         return cmd_doctor();
+    static const struct { const char *name; int (*fn)(int, char **); } class_cmds[] = {
+        { "calibrate", cml_cmd_calibrate }, { "batch", cml_cmd_batch },
+        { "slurm", cml_cmd_slurm }, { "collect", cml_cmd_collect },
+        { "regrade", cml_cmd_regrade } };
+    for (size_t i = 0; i < sizeof class_cmds / sizeof class_cmds[0]; i++)
+        if (strcmp(argv[1], class_cmds[i].name) == 0) {
+            cml_run_kill_children_on_signals();
+            return class_cmds[i].fn(argc - 1, argv + 1);
+        }
     int bench = strcmp(argv[1], "bench") == 0;
     if (!bench && strcmp(argv[1], "grade") != 0)
         return usage_error("unknown command '%s': use grade or bench", argv[1]);

@@ -71,6 +71,7 @@ static void write_lab(json_w *w, const cml_lab_result *lab)
     jw_string(w, "build_log", lab->build_log);
     jw_begin_object(w, "reference_run");
     jw_bool(w, "built", lab->ref_built);
+    jw_string(w, "source", lab->ref_calibrated ? "calibration" : "measured in this grading");
     jw_bool(w, "done", lab->ref_run.done);
     jw_number(w, "copy_gbps", lab->ref_run.copy_gbps);
     jw_int(w, "clock_mhz", lab->ref_run.clock_mhz);
@@ -114,6 +115,11 @@ static void write_record(FILE *f, const void *ctx)
     jw_string(&w, "sandbox_missing", g->sandbox_missing);
     write_gpu(&w, g);
     jw_string(&w, "nvcc_version", g->nvcc_version);
+    jw_begin_object(&w, "calibration"); /* where the reference timings came from */
+    jw_string(&w, "id", g->calibration_id);
+    jw_string(&w, "path", g->calibration);
+    jw_string(&w, "note", g->calibration_note);
+    jw_end_object(&w);
     jw_number(&w, "wall_s", g->wall_s);
     jw_number(&w, "score", g->score);
     jw_number(&w, "max_score", g->max_score);

@@ -242,6 +242,7 @@ typedef struct {
     int built;                  /* student build succeeded */
     char *build_log;            /* compiler output (capped), NULL if none */
     int ref_built;
+    int ref_calibrated;         /* reference runs taken from the calibration, not run here */
     cml_run_record ref_run;     /* the reference solution's timings, same GPU, same grading */
     int ntasks;
     cml_task_result tasks[CML_MAX_TASKS];
@@ -272,6 +273,11 @@ typedef struct {
     char sanitize_note[160];    /* why it was skipped ("no GPU", "CML_SANITIZE=off") */
     int sanitize_runs, sanitize_workers;
     double sanitize_s;          /* the phase's wall time */
+    /* the calibration the reference timings came from (calibration.h); "" when measured
+     * live; calibration_note says why a given calibration was not used */
+    char calibration_id[17];
+    char calibration[512];
+    char calibration_note[320];
     double score, max_score;
 } cml_grading;
 

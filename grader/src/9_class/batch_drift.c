@@ -1,0 +1,112 @@
+/* The batch's calibration (batch_run.h): one `cml-grade calibrate` on the first GPU when the
+ * batch has none, then on every GPU, every check_every students graded with it, a short
+ * `calibrate --check` under that GPU's lock. A check that finds the GPU timing the reference
+ * differently (clocks, heat, another job) switches that GPU to live reference runs and puts
+ * what it graded since its last good check back on the queue: re-timed, not failed. */
+#include "batch_run.h"
+#include "batch_child.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Contract in batch_run.h. */
+void cml_batch_calibrate(cml_batch *b)
+{
+    char log[CML_PATH], line[CML_PATH + 200], path[CML_PATH];
+    if (b->no_calibration)
+        return;
+    if (b->calibration) {
+        snprintf(b->cal_path, sizeof b->cal_path, "%s", b->calibration);
+        return;
+    }
+    if (cml_fmt(path, sizeof path, "%s/calibration.cal", b->out_abs) < 0)
+        return;
+    if (access(path, R_OK) == 0) { /* a resumed batch keeps its calibration */
+        snprintf(b->cal_path, sizeof b->cal_path, "%s", path);
+        return;
+    }
+    if (!b->gpu[0][0])
+        return; /* no GPU: nothing to calibrate, gradings build and check only */
+    cml_fmt(log, sizeof log, "%s/calibration.log", b->out_abs);
+    char *args[] = { "calibrate", "--out", path, b->root ? "--root" : NULL, (char *)b->root,
+                     NULL };
+    double t0 = cml_now();
+    pid_t pid = cml_child_start(args, b->gpu[0], log);
+    int ws = 0;
+    while (pid > 0 && waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+        ;
+    int ok = pid > 0 && WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
+    if (ok)
+        snprintf(b->cal_path, sizeof b->cal_path, "%s", path);
+    snprintf(line, sizeof line, ok ? "calibration: %s written in %.1f s on GPU %s"
+             : "calibration failed (%s, %.1f s on GPU %s): every grading measures the "
+             "reference itself", ok ? path : log, cml_now() - t0, b->gpu[0]);
+    cml_progress_note(&b->progress, line);
+}
+
+/* Whether a grading (not a check) runs on GPU g; and whether a check does. */
+static int busy(const cml_batch *b, int g, int checks)
+{
+    for (int k = 0; k < b->per_gpu; k++)
+        if (b->slot[g][k].pid && (b->slot[g][k].entry < 0) == checks)
+            return 1;
+    return 0;
+}
+
+/* Contract in batch_run.h. */
+int cml_drift_due(const cml_batch *b, int g)
+{
+    if (!b->cal_path[0] || b->live[g] || b->check_every == 0 || b->since[g] == 0 ||
+        busy(b, g, 1))
+        return 0;
+    /* every check_every students, and once more for the last ones */
+    return b->since[g] >= b->check_every || (b->nqueue == 0 && !busy(b, g, 0));
+}
+
+/* Contract in batch_run.h. */
+pid_t cml_drift_start(cml_batch *b, int g)
+{
+    char lock[CML_PATH], log[CML_PATH];
+    cml_fmt(lock, sizeof lock, "%s/.gpu-%s.lock", b->out_abs, b->gpu[g][0] ? b->gpu[g] : "x");
+    cml_fmt(log, sizeof log, "%s/drift-gpu%s.log", b->out_abs, b->gpu[g]);
+    char *args[] = { "calibrate", "--check", b->cal_path, "--gpu-lock", lock,
+                     b->root ? "--root" : NULL, (char *)b->root, NULL };
+    return cml_child_start(args, b->gpu[g], log);
+}
+
+/* Contract in batch_run.h. */
+void cml_drift_done(cml_batch *b, int g, int wstatus)
+{
+    char line[400];
+    int drift = WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 3;
+    int requeued = 0;
+    for (int i = 0; i < b->plan.n; i++) {
+        if (b->graded_on[i] != g)
+            continue;
+        b->graded_on[i] = -1;
+        if (!drift)
+            continue;
+        char path[CML_PATH], old[CML_PATH];
+        cml_fmt(path, sizeof path, "%s/students/%s/status", b->out_abs, b->plan.e[i].name);
+        cml_fmt(old, sizeof old, "%s.drifted", path);
+        rename(path, old); /* kept for the record; the student is graded again */
+        b->queue[b->nqueue++] = i;
+        requeued++;
+    }
+    b->since[g] = 0;
+    if (drift) {
+        b->live[g] = 1;
+        snprintf(line, sizeof line, "drift on GPU %s (drift-gpu%s.log): it measures the "
+                 "reference live from now on; %d student(s) graded since its last check are "
+                 "graded again", b->gpu[g], b->gpu[g], requeued);
+    } else {
+        snprintf(line, sizeof line, "drift check on GPU %s: %s", b->gpu[g],
+                 WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 ? "ok"
+                 : "could not compare (see its log): the calibration stays");
+    }
+    cml_progress_note(&b->progress, line);
+}

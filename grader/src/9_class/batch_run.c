@@ -1,0 +1,213 @@
+/* The batch's scheduler (batch_run.h): up to per_gpu gradings per GPU, reaped as they end,
+ * each student's status written at once; progress; the gradebook at the end. */
+#include "batch_run.h"
+#include "batch_child.h"
+#include "util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Contract in batch_run.h. */
+void cml_batch_grade_args(const cml_batch *b, int i, int g, char *store[], char buf[][4096])
+{
+    int a = 0, k = 0;
+    const cml_plan_entry *e = &b->plan.e[i];
+#define ARG(...) (cml_fmt(buf[k], 4096, __VA_ARGS__), store[a++] = buf[k++])
+    ARG("grade");
+    ARG("--submission"), ARG("%s", e->path);
+    ARG("--out"), ARG("%s/students/%s", b->out_abs, e->name);
+    ARG("--seed"), ARG("%" PRIu64, e->seed);
+    ARG("--no-color");
+    if (g >= 0)
+        ARG("--gpu-lock"), ARG("%s/.gpu-%s.lock", b->out_abs, b->gpu[g][0] ? b->gpu[g] : "x");
+    if (b->cal_path[0] && (g < 0 || !b->live[g]))
+        ARG("--calibration"), ARG("%s", b->cal_path);
+    if (b->lab)
+        ARG("--lab"), ARG("%s", b->lab);
+    if (b->root)
+        ARG("--root"), ARG("%s", b->root);
+#undef ARG
+    store[a] = NULL;
+}
+
+/* Start entry i on GPU g in slot s. */
+static void start(cml_batch *b, int g, cml_slot *s, int i)
+{
+    char *args[24], buf[20][4096], dir[CML_PATH], log[CML_PATH];
+    cml_fmt(dir, sizeof dir, "%s/students/%s", b->out_abs, b->plan.e[i].name);
+    cml_mkdirs(dir);
+    cml_fmt(log, sizeof log, "%s/grade.log", dir);
+    cml_batch_grade_args(b, i, g, args, buf);
+    *s = (cml_slot){ .entry = i, .t0 = cml_now(), .used_cal = b->cal_path[0] && !b->live[g] };
+    s->pid = cml_child_start(args, b->gpu[g], log);
+    if (s->pid < 0) { /* no process: this student waits for the next pass */
+        s->pid = 0;
+        b->queue[b->nqueue++] = i;
+    }
+}
+
+/* A grading in slot s of GPU g ended with wstatus: its status, or back on the queue when
+ * its GPU drifted while it ran with the calibration. */
+static void finish(cml_batch *b, int g, cml_slot *s, int wstatus)
+{
+    cml_student_status st = { 0 };
+    char log[CML_PATH], line[300];
+    const cml_plan_entry *e = &b->plan.e[s->entry];
+    if (s->used_cal && b->live[g]) {
+        b->queue[b->nqueue++] = s->entry;
+        snprintf(line, sizeof line, "%s: graded while GPU %s drifted: graded again", e->name,
+                 b->gpu[g]);
+        cml_progress_note(&b->progress, line);
+        s->pid = 0;
+        return;
+    }
+    cml_fmt(log, sizeof log, "%s/students/%s/grade.log", b->out_abs, e->name);
+    cml_child_status(wstatus, s->timed_out, log, b->timeout_s, &st);
+    st.seconds = cml_now() - s->t0;
+    st.gpu = atoi(b->gpu[g]);
+    if (s->used_cal)
+        snprintf(st.calibration, sizeof st.calibration, "%s", b->cal_path[0] ? "yes" : "-");
+    if (cml_status_write(b->out_abs, e->name, &st) < 0)
+        cml_progress_note(&b->progress, "warning: cannot write a status file: is the output "
+                          "folder writable?");
+    if (strcmp(st.state, "graded") == 0 && s->used_cal) {
+        b->graded_on[s->entry] = g;
+        b->since[g]++;
+    }
+    cml_progress_finished(&b->progress, cml_now(), e->name, &st);
+    s->pid = 0;
+}
+
+/* Fill every free slot: a due drift check first, else the next student. */
+static int fill(cml_batch *b)
+{
+    int running = 0;
+    for (int g = 0; g < b->ngpus; g++)
+        for (int k = 0; k < b->per_gpu; k++) {
+            cml_slot *s = &b->slot[g][k];
+            if (!s->pid && cml_drift_due(b, g)) {
+                *s = (cml_slot){ .entry = -1, .t0 = cml_now() };
+                s->pid = cml_drift_start(b, g);
+                s->pid = s->pid > 0 ? s->pid : 0;
+            }
+            if (!s->pid && b->nqueue > 0) {
+                int i = b->queue[0];
+                memmove(b->queue, b->queue + 1, (size_t)--b->nqueue * sizeof *b->queue);
+                start(b, g, s, i);
+            }
+            running += s->pid != 0;
+        }
+    return running;
+}
+
+/* Reap what ended (waiting up to ~0.5 s), kill what ran past the timeout. */
+static void reap(cml_batch *b)
+{
+    int ws;
+    pid_t pid = 0;
+    for (int i = 0; i < 50 && (pid = waitpid(-1, &ws, WNOHANG)) == 0; i++)
+        nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+    for (int g = 0; g < b->ngpus; g++)
+        for (int k = 0; k < b->per_gpu; k++) {
+            cml_slot *s = &b->slot[g][k];
+            if (pid > 0 && s->pid == pid)
+                s->entry >= 0 ? finish(b, g, s, ws) : (cml_drift_done(b, g, ws), s->pid = 0);
+            else if (s->pid && s->entry >= 0 && cml_now() - s->t0 > b->timeout_s &&
+                     !s->timed_out) {
+                s->timed_out = 1;
+                kill(-s->pid, SIGKILL);
+            }
+        }
+}
+
+/* Contract in batch_run.h. */
+int cml_batch_all(cml_batch *b)
+{
+    char err[1024];
+    b->queue = calloc((size_t)b->plan.n + 1, sizeof *b->queue);
+    b->graded_on = calloc((size_t)b->plan.n + 1, sizeof *b->graded_on);
+    for (int i = 0; b->queue && b->graded_on && i < b->plan.n; i++) {
+        cml_student_status st = { 0 };
+        b->graded_on[i] = -1;
+        if (cml_status_read(b->out_abs, b->plan.e[i].name, &st) == 0)
+            continue;
+        if (b->plan.e[i].unusable[0]) { /* nothing to grade: say why, once */
+            snprintf(st.state, sizeof st.state, "unusable");
+            snprintf(st.why, sizeof st.why, "%s", b->plan.e[i].unusable);
+            cml_status_write(b->out_abs, b->plan.e[i].name, &st);
+            continue;
+        }
+        b->queue[b->nqueue++] = i;
+    }
+    cml_progress_init(&b->progress, stderr, b->plan.n, b->plan.n - b->nqueue, cml_now());
+    snprintf(err, sizeof err, "batch: %d submission(s), %d to grade, on %d GPU(s) x %d",
+             b->plan.n, b->nqueue, b->ngpus, b->per_gpu);
+    cml_progress_note(&b->progress, err);
+    if (b->nqueue > 0)
+        cml_batch_calibrate(b);
+    double tick = 0;
+    while (b->queue && b->graded_on) {
+        int running = fill(b);
+        if (running == 0 && b->nqueue == 0)
+            break;
+        reap(b);
+        if (cml_now() - tick >= 1.0) {
+            cml_progress_tick(&b->progress, cml_now(), running);
+            tick = cml_now();
+        }
+    }
+    int missing = cml_collect(b->out_abs, &b->plan, err, sizeof err);
+    if (missing < 0)
+        fprintf(stderr, "cml-grade batch: %s\n", err);
+    else
+        fprintf(stderr, "batch: %d graded in this run (%d not graded) in %.1f s; gradebook: "
+                "%s/gradebook.csv\n", b->progress.done - b->progress.failed, b->progress.failed,
+                cml_now() - b->progress.t0, b->out_abs);
+    free(b->queue);
+    free(b->graded_on);
+    return missing == 0 && b->progress.failed == 0 ? 0 : 1;
+}
+
+/* Contract in batch_run.h. */
+int cml_batch_one(cml_batch *b)
+{
+    char *args[24], buf[20][4096], dir[CML_PATH], log[CML_PATH];
+    cml_student_status st = { 0 };
+    if (b->index >= b->plan.n) {
+        fprintf(stderr, "cml-grade batch: --index %d: the plan has %d entries\n", b->index,
+                b->plan.n);
+        return 2;
+    }
+    const cml_plan_entry *e = &b->plan.e[b->index];
+    if (cml_status_read(b->out_abs, e->name, &st) == 0) {
+        fprintf(stderr, "%s: already %s\n", e->name, st.state);
+        return strcmp(st.state, "graded") == 0 ? 0 : 1;
+    }
+    if (e->unusable[0]) {
+        snprintf(st.state, sizeof st.state, "unusable");
+        snprintf(st.why, sizeof st.why, "%s", e->unusable);
+    } else {
+        if (b->calibration)
+            snprintf(b->cal_path, sizeof b->cal_path, "%s", b->calibration);
+        cml_fmt(dir, sizeof dir, "%s/students/%s", b->out_abs, e->name);
+        cml_fmt(log, sizeof log, "%s/grade.log", dir);
+        cml_batch_grade_args(b, b->index, -1, args, buf);
+        double t0 = cml_now();
+        pid_t pid = cml_mkdirs(dir) == 0 ? cml_child_start(args, "", log) : -1;
+        int ws = 0;
+        while (pid > 0 && waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+            ;
+        cml_child_status(pid > 0 ? ws : 2 << 8, 0, log, b->timeout_s, &st);
+        st.seconds = cml_now() - t0;
+    }
+    if (cml_status_write(b->out_abs, e->name, &st) < 0)
+        fprintf(stderr, "cml-grade batch: cannot write %s's status\n", e->name);
+    fprintf(stderr, "%s: %s %g/%g %s\n", e->name, st.state, st.score, st.max, st.why);
+    return strcmp(st.state, "graded") == 0 ? 0 : 1;
+}

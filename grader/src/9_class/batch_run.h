@@ -1,0 +1,59 @@
+/* The batch's state while it runs (batch.c parses, batch_run.c schedules, batch_drift.c
+ * checks the calibration). */
+#ifndef CML_BATCH_RUN_H
+#define CML_BATCH_RUN_H
+
+#include <sys/types.h>
+
+#include "batch.h"
+#include "batch_progress.h"
+
+#define CML_BATCH_GPUS 16
+#define CML_BATCH_SLOTS 8
+
+typedef struct {
+    pid_t pid;           /* 0: free */
+    int entry;           /* plan index; -1 for a drift check */
+    double t0;
+    int used_cal;        /* the grading was given the calibration */
+    int timed_out;       /* the batch killed it for passing --timeout */
+} cml_slot;
+
+typedef struct {
+    /* options */
+    const char *submissions, *out, *calibration, *lab, *root;
+    int per_gpu, check_every, no_calibration, index;
+    double timeout_s;
+    /* state */
+    char out_abs[4096], cal_path[4096];
+    cml_plan plan;
+    int ngpus;
+    char gpu[CML_BATCH_GPUS][16];
+    cml_slot slot[CML_BATCH_GPUS][CML_BATCH_SLOTS];
+    int live[CML_BATCH_GPUS];      /* drift found: this GPU measures the reference live */
+    int since[CML_BATCH_GPUS];     /* graded on it since its last good check */
+    int *graded_on;                /* plan index -> GPU it was graded on since that check */
+    int *queue, nqueue;            /* plan indexes still to grade, in order */
+    cml_progress progress;
+} cml_batch;
+
+/* batch_run.c: every student without a status, on every GPU; the gradebook last. The exit
+ * status: 0 when every student was graded (whatever their scores), 1 otherwise. */
+int cml_batch_all(cml_batch *b);
+/* batch_run.c: plan entry b->index alone, in the foreground (a Slurm array task). 0 when it
+ * was graded, 1 otherwise. */
+int cml_batch_one(cml_batch *b);
+/* batch_run.c: the arguments of `cml-grade grade` for entry i on GPU g (NULL-terminated, in
+ * static storage of `store`). */
+void cml_batch_grade_args(const cml_batch *b, int i, int g, char *store[], char buf[][4096]);
+
+/* batch_drift.c: the calibration to use (b->cal_path; "" for none), made once when missing. */
+void cml_batch_calibrate(cml_batch *b);
+/* batch_drift.c: whether GPU g is due a drift check; start it in a free slot. */
+int cml_drift_due(const cml_batch *b, int g);
+pid_t cml_drift_start(cml_batch *b, int g);
+/* batch_drift.c: a drift check on GPU g ended with wstatus: on drift, g measures live from
+ * now on and what it graded since its last good check goes back on the queue. */
+void cml_drift_done(cml_batch *b, int g, int wstatus);
+
+#endif /* CML_BATCH_RUN_H */

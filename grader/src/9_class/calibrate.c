@@ -1,0 +1,259 @@
+/* `cml-grade calibrate`: measure the reference solution's timed runs on this GPU once and
+ * write them to a calibration file; with --check, measure some labs again and say whether
+ * this GPU still times them as the file does (a batch's drift check). */
+#include "calibration.h"
+#include "class.h"
+#include "build.h"
+#include "grade.h"
+#include "probe.h"
+#include "records.h"
+#include "stage.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define CAL_SEED 1             /* inputs do not change a reference's time; fixed for repeats */
+#define CHECK_TOLERANCE 0.06   /* default drift limit on a lab's geometric-mean time ratio */
+
+typedef struct {
+    const char *out, *check, *root, *gpu_lock, *labs[CML_MAX_LABS];
+    int nlabs;
+    double tol;
+} cal_cli;
+
+/* Build lab's reference (cached) and run its timed cases live into cal. 0 when they ran. */
+static int measure_lab(const char *root, const cml_lab_spec *spec, int cc, uint64_t seed,
+                       cml_calibration *cal)
+{
+    char work[CML_PATH], cache[CML_PATH], err[1024];
+    cml_build b = { .spec = spec, .cc = cc, .cache_dir = cache };
+    cml_fmt(work, sizeof work, "%s/build/calibrate", root);
+    cml_fmt(cache, sizeof cache, "%s/build/cache", root);
+    if (cml_stage(root, spec, CML_SIDE_REFERENCE, NULL, work, b.dir, sizeof b.dir, err,
+                  sizeof err) < 0) {
+        fprintf(stderr, "cml-grade calibrate: %s: %s\n", spec->lab, err);
+        return -1;
+    }
+    int rc = -1;
+    if (!cml_build_lab(&b)) {
+        fprintf(stderr, "cml-grade calibrate: %s: the reference solution did not compile:\n%s\n",
+                spec->lab, b.log ? b.log : "");
+    } else {
+        cml_lab_result *r = calloc(1, sizeof *r);
+        cml_run_record *per_task = calloc(CML_MAX_TASKS, sizeof *per_task);
+        cml_run_opts o = { .seed = seed, .work_dir = work, .progress = stderr, .cc = cc,
+                           .ref_sha = b.bin_sha, .cal_out = cal };
+        int before = cal->nruns;
+        if (r && per_task)
+            cml_reference_runs(spec, b.bin, &o, r, per_task);
+        rc = r && (r->ref_run.done || cal->nruns > before) ? 0 : -1;
+        free(r);
+        free(per_task);
+    }
+    cml_build_free(&b);
+    cml_rmtree(b.dir);
+    return rc;
+}
+
+/* The geometric mean of live/stored time over the timed cases both runs of a key have. */
+static double time_ratio(const cml_cal_run *live,
+                         const cml_cal_run *stored, int *n)
+{
+    cml_run_record *a = calloc(2, sizeof *a);
+    double logsum = 0;
+    *n = 0;
+    if (!a)
+        return 0;
+    cml_records_parse(live->text, live->len, &a[0], NULL);
+    cml_records_parse(stored->text, stored->len, &a[1], NULL);
+    for (int k = 0; k < a[0].ncases && k < a[1].ncases; k++)
+        if (a[0].cases[k].has_time && a[1].cases[k].has_time && a[0].cases[k].ms > 0 &&
+            a[1].cases[k].ms > 0) {
+            logsum += log(a[0].cases[k].ms / a[1].cases[k].ms);
+            ++*n;
+        }
+    free(a);
+    return *n ? exp(logsum / *n) : 0;
+}
+
+/* Compare the live runs in `now` with the file's: 0 within tolerance, 3 on drift, 2 when a
+ * lab could not be compared (not in the file, or no time). */
+static int compare(const cml_calibration *now,
+                   const cml_calibration *file, double tol)
+{
+    int rc = 0;
+    for (int i = 0; i < now->nruns; i++) {
+        const cml_cal_run *live = &now->runs[i];
+        const cml_cal_run *stored = cml_cal_find(file, live->lab, live->ref_sha, live->cases);
+        int cases = 0;
+        double ratio = stored ? time_ratio(live, stored, &cases) : 0;
+        if (!stored || cases == 0) {
+            printf("%s: not comparable (%s)\n", live->lab, stored ? "no timed case in common"
+                   : "the file has no run of this reference build and case list");
+            rc = rc ? rc : 2;
+            continue;
+        }
+        int drift = fabs(log(ratio)) > log1p(tol);
+        printf("%s: %.3fx the calibration's time over %d timed case(s): %s\n", live->lab, ratio,
+               cases, drift ? "DRIFT" : "ok");
+        if (drift)
+            rc = 3;
+    }
+    return rc;
+}
+
+/* Options; 0, -1 for --help, or a usage exit status. */
+static int parse(int argc, char **argv, cal_cli *c)
+{
+    static const struct option opts[] = {
+        { "out", 1, 0, 'o' }, { "check", 1, 0, 'c' }, { "lab", 1, 0, 'l' },
+        { "root", 1, 0, 'r' }, { "tolerance", 1, 0, 't' }, { "gpu-lock", 1, 0, 'g' },
+        { "help", 0, 0, 'h' },
+        { 0, 0, 0, 0 } };
+    int ch;
+    c->tol = CHECK_TOLERANCE;
+    opterr = 0;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'o': c->out = optarg; break;
+        case 'c': c->check = optarg; break;
+        case 'r': c->root = optarg; break;
+        case 'g': c->gpu_lock = optarg; break;
+        case 'l':
+            if (c->nlabs < CML_MAX_LABS)
+                c->labs[c->nlabs++] = optarg;
+            break;
+        case 't': c->tol = atof(optarg); break;
+        case 'h':
+            puts("usage: cml-grade calibrate [--out FILE] [--lab NN]... [--root DIR]\n"
+                 "       cml-grade calibrate --check FILE [--lab NN]... [--tolerance 0.06]\n"
+                 "                           [--gpu-lock FILE]\n"
+                 "Measures the reference solution's timed runs on this GPU (default file:\n"
+                 "ROOT/build/calibration/<gpu>.cal). --check measures the labs again (default\n"
+                 "01 and 06) and exits 3 when a lab's time moved by more than the tolerance.");
+            return -1;
+        default:
+            fprintf(stderr, "cml-grade calibrate: unknown or incomplete option '%s'\n",
+                    argv[optind - 1]);
+            return 2;
+        }
+    }
+    if (c->tol <= 0 || c->tol > 1) {
+        fprintf(stderr, "cml-grade calibrate: --tolerance takes a fraction in (0, 1]\n");
+        return 2;
+    }
+    if (!c->check && !c->out)
+        c->out = ""; /* the default, named once the GPU is known */
+    return 0;
+}
+
+/* The labs to measure: those named (prefixes), or all (calibrate) / 01 and 06 (check). */
+static int pick_labs(const cal_cli *c, const char *root, cml_lab_spec *specs)
+{
+    static const char *const check_default[] = { "01", "06" };
+    char err[1024];
+    int n = 0, nl = c->nlabs ? c->nlabs : c->check ? 2 : 0;
+    if (nl == 0)
+        n = cml_load_specs(root, NULL, specs, CML_MAX_LABS, err, sizeof err);
+    for (int i = 0; i < nl && n >= 0; i++) {
+        int got = cml_load_specs(root, c->nlabs ? c->labs[i] : check_default[i], specs + n,
+                                 CML_MAX_LABS - n, err, sizeof err);
+        n = got < 0 ? -1 : n + got;
+    }
+    if (n <= 0)
+        fprintf(stderr, "cml-grade calibrate: %s\n", err);
+    return n;
+}
+
+/* The default file name: build/calibration/<GPU name with [^A-Za-z0-9] as '-'>.cal. */
+static void default_path(const char *root, const char *gpu, char *path, size_t len)
+{
+    char slug[128];
+    size_t i = 0;
+    for (; gpu[i] && i < sizeof slug - 1; i++)
+        slug[i] = (gpu[i] >= 'a' && gpu[i] <= 'z') || (gpu[i] >= 'A' && gpu[i] <= 'Z') ||
+                  (gpu[i] >= '0' && gpu[i] <= '9') ? gpu[i] : '-';
+    slug[i] = '\0';
+    char dir[CML_PATH];
+    cml_fmt(dir, sizeof dir, "%s/build/calibration", root);
+    cml_mkdirs(dir);
+    cml_fmt(path, len, "%s/%s.cal", dir, slug);
+}
+
+/* The probe's answer into cal's header; 0, or 2 without a GPU. */
+static int probe_gpu(const char *root, cml_calibration *cal)
+{
+    char cache[CML_PATH];
+    cml_probe_result *p = calloc(1, sizeof *p);
+    cml_fmt(cache, sizeof cache, "%s/build/cache", root);
+    if (p)
+        cml_probe(root, cache, p);
+    if (!p || !p->have_gpu) {
+        fprintf(stderr, "cml-grade calibrate: no GPU found (%s): nothing to measure\n",
+                p ? p->reason : "out of memory");
+        free(p);
+        return 2;
+    }
+    snprintf(cal->gpu, sizeof cal->gpu, "%s", p->rec.device_name);
+    cal->cc = p->rec.cc;
+    cal->driver = p->rec.driver;
+    cml_nvcc_version(cal->nvcc, sizeof cal->nvcc);
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(cal->created, sizeof cal->created, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+    free(p);
+    return 0;
+}
+
+/* Contract in class.h. */
+int cml_cmd_calibrate(int argc, char **argv)
+{
+    cal_cli c = { 0 };
+    char root[CML_PATH], err[1024], path[CML_PATH];
+    int rc = parse(argc, argv, &c);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (c.root)
+        snprintf(root, sizeof root, "%s", c.root);
+    else if (cml_find_root(root, sizeof root, err, sizeof err) < 0)
+        return fprintf(stderr, "cml-grade calibrate: %s\n", err), 2;
+    cml_lab_spec *specs = calloc(CML_MAX_LABS, sizeof *specs);
+    cml_calibration *cal = calloc(2, sizeof *cal); /* [0] measured now, [1] the file */
+    int n = specs && cal ? pick_labs(&c, root, specs) : -1;
+    rc = n <= 0 ? 2 : probe_gpu(root, &cal[0]);
+    if (rc == 0 && c.check && cml_cal_load(c.check, &cal[1], err, sizeof err) < 0) {
+        fprintf(stderr, "cml-grade calibrate: %s\n", err);
+        rc = 2;
+    }
+    int lock = rc == 0 ? cml_gpu_lock(c.gpu_lock, stderr) : -1; /* a batch's drift check */
+    for (int i = 0; rc == 0 && i < n; i++)
+        if (measure_lab(root, &specs[i], cal[0].cc, CAL_SEED, &cal[0]) < 0)
+            rc = 2;
+    cml_gpu_unlock(lock);
+    if (rc == 0 && c.check) {
+        rc = compare(&cal[0], &cal[1], c.tol);
+    } else if (rc == 0) {
+        if (c.out[0])
+            snprintf(path, sizeof path, "%s", c.out);
+        else
+            default_path(root, cal[0].gpu, path, sizeof path);
+        rc = cml_cal_save(path, &cal[0], err, sizeof err) < 0 ? 2 : 0;
+        if (rc)
+            fprintf(stderr, "cml-grade calibrate: %s\n", err);
+        else
+            printf("calibration %s: %d reference run(s) on %s written to %s\n", cal[0].id,
+                   cal[0].nruns, cal[0].gpu, path);
+    }
+    if (cal) {
+        cml_cal_free(&cal[0]);
+        cml_cal_free(&cal[1]);
+    }
+    free(cal);
+    free(specs);
+    return rc;
+}

@@ -1,0 +1,22 @@
+/* Class scale (docs/ARCHITECTURE.md, "Class scale"): the commands that grade many submissions
+ * (batch on every GPU of a host, Slurm arrays and their collection), calibration, regrading
+ * from a record, and the GPU lock the gradings of one GPU share. */
+#ifndef CML_CLASS_H
+#define CML_CLASS_H
+
+#include <stdio.h>
+
+/* Lock the file at path (created if missing) for this process, waiting as long as another
+ * holds it; the descriptor to pass to cml_gpu_unlock, or -1 (no path, or it cannot be opened:
+ * a warning on progress, and the grading goes on unlocked). */
+int cml_gpu_lock(const char *path, FILE *progress);
+void cml_gpu_unlock(int fd);
+
+/* The commands; argv[0] is the command's name. Each returns the exit status. */
+int cml_cmd_calibrate(int argc, char **argv);
+int cml_cmd_batch(int argc, char **argv);
+int cml_cmd_slurm(int argc, char **argv);
+int cml_cmd_collect(int argc, char **argv);
+int cml_cmd_regrade(int argc, char **argv);
+
+#endif /* CML_CLASS_H */

@@ -1,0 +1,122 @@
+/* `cml-grade regrade`: grade one student again from their record (same submission, same seed,
+ * so the same drawn cases and inputs; the same calibration when its file is still there) and
+ * say, task by task, whether anything differs from the first grading. */
+#include "batch_child.h"
+#include "class.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The first top-level `"key": "value"` of a record written by json_write.c, unescaped. A
+ * string value cannot fake one: inside a JSON string every '"' is escaped, so the pattern
+ * `"key": "` only matches a real key. 0 when found. */
+static int record_string(const char *json, const char *key, char *out, size_t len)
+{
+    char pat[80];
+    snprintf(pat, sizeof pat, "\"%s\": \"", key);
+    const char *p = strstr(json, pat);
+    if (!p)
+        return -1;
+    size_t k = 0;
+    for (p += strlen(pat); *p && *p != '"' && k + 1 < len; p++) {
+        if (*p == '\\' && p[1]) {
+            p++;
+            char c = *p == 'n' ? '\n' : *p == 't' ? '\t' : *p; /* \" \\ \/ as themselves */
+            if (*p == 'u')
+                return -1; /* a path with control characters: not regradable here */
+            out[k++] = c;
+        } else {
+            out[k++] = *p;
+        }
+    }
+    out[k] = '\0';
+    return *p == '"' ? 0 : -1;
+}
+
+/* Compare two summary.tsv files line by line (lab task status score max detail): print each
+ * task whose status or score changed; the number of differences, or -1 when unreadable. */
+static int compare(const char *old_path, const char *new_path)
+{
+    char *a = cml_read_text(old_path, 1u << 20, NULL), *b = cml_read_text(new_path, 1u << 20,
+                                                                           NULL);
+    int diffs = 0;
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return -1;
+    }
+    char *sa = NULL, *sb = NULL;
+    char *la = strtok_r(a, "\n", &sa), *lb = strtok_r(b, "\n", &sb);
+    for (; la || lb; la = strtok_r(NULL, "\n", &sa), lb = strtok_r(NULL, "\n", &sb)) {
+        char lab[2][64] = { "", "" }, task[2][16] = { "", "" }, st[2][32] = { "", "" };
+        double sc[2] = { 0, 0 };
+        if (la)
+            sscanf(la, "%63[^\t]\t%15[^\t]\t%31[^\t]\t%lf", lab[0], task[0], st[0], &sc[0]);
+        if (lb)
+            sscanf(lb, "%63[^\t]\t%15[^\t]\t%31[^\t]\t%lf", lab[1], task[1], st[1], &sc[1]);
+        if (strcmp(lab[0], lab[1]) || strcmp(task[0], task[1]) || strcmp(st[0], st[1]) ||
+            sc[0] - sc[1] > 0.005 || sc[1] - sc[0] > 0.005) {
+            printf("differs: %s %s: was %s %.2f, now %s %.2f\n", la ? lab[0] : lab[1],
+                   la ? task[0] : task[1], la ? st[0] : "(absent)", sc[0],
+                   lb ? st[1] : "(absent)", sc[1]);
+            diffs++;
+        }
+    }
+    free(a);
+    free(b);
+    return diffs;
+}
+
+/* Contract in class.h. */
+int cml_cmd_regrade(int argc, char **argv)
+{
+    if (argc < 3 || strcmp(argv[1], "--student") != 0 || (argc != 3 && argc != 5) ||
+        (argc == 5 && strcmp(argv[3], "--out") != 0)) {
+        fprintf(stderr, "usage: cml-grade regrade --student DIR [--out DIR2]\n"
+                "DIR holds a grading's record.json and summary.tsv (a batch's "
+                "OUT/students/NAME); the new grading goes to DIR2 (default DIR/regrade)\n");
+        return argc == 2 && strcmp(argv[1], "--help") == 0 ? 0 : 2;
+    }
+    const char *dir = argv[2];
+    char rec[CML_PATH], sub[CML_PATH], seed[32], cal[CML_PATH], out[CML_PATH];
+    char log[CML_PATH], old_sum[CML_PATH], new_sum[CML_PATH];
+    cml_fmt(rec, sizeof rec, "%s/record.json", dir);
+    char *json = cml_read_text(rec, 64u << 20, NULL);
+    if (!json || record_string(json, "submission", sub, sizeof sub) < 0 ||
+        record_string(json, "seed_string", seed, sizeof seed) < 0) {
+        fprintf(stderr, "cml-grade regrade: %s: %s\n", rec, json ? "no submission or seed in "
+                "it: is it a cml-grade record?" : strerror(errno));
+        free(json);
+        return 2;
+    }
+    const char *cal_obj = strstr(json, "\"calibration\": {"); /* its "path", no other */
+    int have_cal = cal_obj && record_string(cal_obj, "path", cal, sizeof cal) == 0 && cal[0] &&
+                   access(cal, R_OK) == 0;
+    free(json);
+    cml_fmt(out, sizeof out, "%s", argc == 5 ? argv[4] : dir);
+    if (argc == 3)
+        strncat(out, "/regrade", sizeof out - strlen(out) - 1);
+    cml_mkdirs(out);
+    cml_fmt(log, sizeof log, "%s/grade.log", out);
+    char *args[] = { "grade", "--submission", sub, "--seed", seed, "--out", out, "--no-color",
+                     have_cal ? "--calibration" : NULL, cal, NULL };
+    printf("regrading %s with seed %s%s%s\n", sub, seed, have_cal ? ", calibration " : "",
+           have_cal ? cal : "");
+    pid_t pid = cml_child_start(args, NULL, log);
+    int ws = 0;
+    while (pid > 0 && waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+        ;
+    cml_fmt(old_sum, sizeof old_sum, "%s/summary.tsv", dir);
+    cml_fmt(new_sum, sizeof new_sum, "%s/summary.tsv", out);
+    int diffs = compare(old_sum, new_sum);
+    if (diffs < 0)
+        printf("cannot compare: %s or %s is missing (see %s)\n", old_sum, new_sum, log);
+    else
+        printf("%s: %d task(s) differ from the first grading; the new one is in %s\n",
+               diffs ? "DIFFERENT" : "same", diffs, out);
+    return diffs == 0 ? 0 : diffs < 0 ? 2 : 1;
+}
