@@ -17,6 +17,7 @@ int main(void)
     int gpu = want_gpu && gpu_present(reason, sizeof reason);
     Suite *(*const suites[])(void) = { spec_suite, records_suite, verify_suite, score_suite,
                                        status_suite, claims_suite, report_suite, run_suite,
+                                       feedback_suite, gradebook_suite,
                                        pipeline_suite, build_suite, technique_suite,
                                        sanitize_suite,
                                        planted_suite, link_suite, sandbox_suite, attacks_suite,

@@ -13,6 +13,8 @@ Suite *score_suite(void);   /* tests/test_score.c: points, ratios, statuses */
 Suite *status_suite(void);  /* tests/test_status.c: the status table and cml_award */
 Suite *claims_suite(void);  /* tests/test_claims*.c, test_bytes.c, test_verified.c: claims */
 Suite *report_suite(void);  /* tests/test_report.c: terminal, JSON, Gradescope, TSV */
+Suite *feedback_suite(void); /* tests/test_feedback.c: feedback.md, feedback.html, junit.xml */
+Suite *gradebook_suite(void); /* tests/test_gradebook.c: the class gradebook, CSV and Markdown */
 Suite *run_suite(void);      /* tests/test_run.c: the sandbox */
 Suite *pipeline_suite(void); /* tests/test_pipeline.c: the whole pipeline on fake lab binaries */
 Suite *build_suite(void);    /* tests/test_build.c: every skeleton and solution compiles */

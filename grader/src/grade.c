@@ -82,6 +82,10 @@ int cml_write_reports(const char *out_dir, const cml_grading *g)
     rc |= cml_fmt(path, sizeof path, "%s/results.json", out_dir) < 0 ||
           cml_report_gradescope(path, g);
     rc |= cml_fmt(path, sizeof path, "%s/summary.tsv", out_dir) < 0 || cml_report_tsv(path, g);
+    rc |= cml_fmt(path, sizeof path, "%s/feedback.md", out_dir) < 0 ||
+          cml_report_feedback_md(path, g);
+    rc |= cml_fmt(path, sizeof path, "%s/feedback.html", out_dir) < 0 || cml_report_html(path, g);
+    rc |= cml_fmt(path, sizeof path, "%s/junit.xml", out_dir) < 0 || cml_report_junit(path, g);
     return rc ? -1 : 0;
 }
 

@@ -101,7 +101,8 @@ void cml_grading_free(cml_grading *g);
 void cml_sanitize_mark(cml_lab_result *lab);
 void cml_sanitize_phase(cml_grading *g, const char *const bins[], const cml_run_opts *o);
 
-/* Write record.json, results.json and summary.tsv for g into out_dir. 0 on success. */
+/* Write record.json, results.json, summary.tsv, feedback.md, feedback.html and junit.xml for g
+ * into out_dir. 0 on success. */
 int cml_write_reports(const char *out_dir, const cml_grading *g);
 
 #endif /* CML_GRADE_H */

@@ -6,9 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), 0 when it is not one: no overlong
- * forms, no surrogates, nothing above U+10FFFF. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
+/* Contract in json_write.h. */
+size_t cml_utf8_seq(const unsigned char *s, size_t n)
 {
     unsigned char c = s[0];
     size_t need = c < 0x80 ? 0 : c >= 0xC2 && c <= 0xDF ? 1 : c >= 0xE0 && c <= 0xEF ? 2
@@ -31,7 +30,7 @@ void jw_write_escaped(FILE *f, const char *s, size_t n)
     fputc('"', f);
     for (size_t i = 0; i < n;) {
         unsigned char c = u[i];
-        size_t len = utf8_seq(u + i, n - i);
+        size_t len = cml_utf8_seq(u + i, n - i);
         const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n"
                         : c == '\r' ? "\\r" : c == '\t' ? "\\t" : c == '\b' ? "\\b"
                         : c == '\f' ? "\\f" : NULL;

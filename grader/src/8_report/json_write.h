@@ -27,6 +27,10 @@ void jw_int(json_w *w, const char *key, long long v);
 void jw_u64(json_w *w, const char *key, uint64_t v);
 void jw_bool(json_w *w, const char *key, int v);
 
+/* Length of the valid UTF-8 sequence at s (n bytes left, n >= 1), 0 when it is not one: no
+ * overlong forms, no surrogates, nothing above U+10FFFF. The markup writers share it. */
+size_t cml_utf8_seq(const unsigned char *s, size_t n);
+
 /* s[0..n) as a JSON string literal with its quotes. */
 void jw_write_escaped(FILE *f, const char *s, size_t n);
 

@@ -1,5 +1,5 @@
-/* The reports (report_term.c, report_json.c, report_tech.c): the outputs a grading is read
- * from, then the small formatting helpers they share.
+/* The reports (report_term.c, report_json.c, report_tech.c, report_feedback.c, report_html.c,
+ * report_junit.c): the outputs a grading is read from, then the small helpers they share.
  * Depends on cml.h (the grading), json_write.h (the JSON writer) and score.h (a task's hint);
  * none of them includes a report header. */
 #ifndef CML_REPORT_H
@@ -16,6 +16,12 @@ void cml_report_terminal(FILE *f, const cml_grading *g, int color);
 int cml_report_json(const char *path, const cml_grading *g);       /* the full record */
 int cml_report_gradescope(const char *path, const cml_grading *g); /* results.json */
 int cml_report_tsv(const char *path, const cml_grading *g); /* lab task status score max detail */
+/* The student's feedback: Markdown (feedback.md) and one self-contained HTML page with a
+ * bandwidth chart per lab (feedback.html); JUnit XML for CI dashboards (junit.xml), a
+ * testsuite per lab and a testcase per task. Atomic; 0 on success. */
+int cml_report_feedback_md(const char *path, const cml_grading *g);
+int cml_report_html(const char *path, const cml_grading *g);
+int cml_report_junit(const char *path, const cml_grading *g);
 
 /* ---- shared by the report files ---- */
 
@@ -26,6 +32,34 @@ void cml_format_points(double v, char *buf, size_t len);
  * (escape sequences included) become '?', except newlines and tabs when keep_lines is set,
  * which are otherwise replaced by spaces. */
 void cml_put_clean(FILE *f, const char *s, int keep_lines);
+
+/* report_markup.c: untrusted text in markup. cml_put_xml escapes & < > " ' as entities for
+ * XML, HTML and SVG (text and attribute values); cml_put_md makes it one line of literal text
+ * in Markdown (table cells included: `|` escaped, HTML specials as entities). Both write
+ * control characters as '?' (newlines and tabs as spaces unless keep_lines) and invalid UTF-8
+ * as U+FFFD, so the output is well-formed XML 1.0 whatever s holds. cml_put_md_code writes s
+ * as a fenced code block whose fence is longer than any run of backticks in s. */
+void cml_put_xml(FILE *f, const char *s, int keep_lines);
+void cml_put_md(FILE *f, const char *s);
+void cml_put_md_code(FILE *f, const char *s);
+
+/* report_svg.c: the bandwidth chart. Its fills, fixed so that a screenshot test can find the
+ * bars (Okabe-Ito colours, told apart with colour blindness too; nothing else on the page uses
+ * them): the student blue, the reference orange, the bound green. */
+#define CML_CHART_STUDENT "#0072b2"   /* rgb(0, 114, 178) */
+#define CML_CHART_REFERENCE "#e69f00" /* rgb(230, 159, 0) */
+#define CML_CHART_BOUND "#009e73"     /* rgb(0, 158, 115) */
+/* Whether r has a bar group: timed with a known bandwidth. */
+int cml_chart_timed(const cml_task_result *r);
+/* Why r has none, for the text under the chart ("no timed case in the spec"). */
+const char *cml_chart_missing(const cml_task_result *r);
+/* A timed task's GB/s: v[0] the student's, v[1] the reference's (the same bytes in ref_ms),
+ * v[2] the bound, named by *bound_name ("device copy", "host link"); 0 where unknown. */
+void cml_chart_values(const cml_lab_result *lab, const cml_task_result *r, double v[3],
+                      const char **bound_name);
+/* Writes the lab's chart, `<svg class="bw-chart" ...>`, when a task has timings; returns how
+ * many tasks it shows (0: nothing written). */
+int cml_report_svg_chart(FILE *f, const cml_lab_result *lab);
 
 /* A CUDA version integer (13000) as "13.0". */
 void cml_format_cuda_version(int v, char *buf, size_t len);
