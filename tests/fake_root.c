@@ -29,12 +29,13 @@ static const char SPEC2[] =
     "task 2.2\ntitle Offsets\ncheck gather\npoints 3\ncase n=500,offset=7\n";
 
 static const char NVCC[] =
-    "#!/bin/sh\n# fake nvcc: copies $FAKE_LAB_BIN to the -o path; fails on BROKEN sources; with\n"
+    "#!/bin/sh\n# fake nvcc: copies $FAKE_LAB_BIN to the -o path; fails on BROKEN sources, hangs on\n# HANG ones; with\n"
     "# --keep-dir, leaves a PTX and a preprocessed file there as nvcc does\n"
     "[ \"$1\" = --version ] && { echo 'Cuda compilation tools, release 13.0, V13.0.88'; exit 0; }\n"
     "out=\nfor a; do [ \"$prev\" = -o ] && out=$a; prev=$a; done\n"
     "for a; do case $a in *.cu) grep -q BROKEN \"$a\" 2>/dev/null && "
     "{ echo \"$a(3): error: expected a ';'\"; exit 1; };; esac; done\n"
+    "for a; do case $a in *.cu) grep -q HANG \"$a\" 2>/dev/null && sleep 300;; esac; done\n"
     "[ -n \"$FAKE_NVCC_LOG\" ] && echo \"$out\" >> \"$FAKE_NVCC_LOG\"\n"
     "kd=; for a; do [ \"$prev2\" = --keep-dir ] && kd=$a; prev2=$a; done\n" /* what --keep leaves */
     "[ -n \"$kd\" ] && for a; do case $a in *.cu) b=$(basename \"$a\" .cu); "

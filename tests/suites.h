@@ -29,6 +29,7 @@ void variants_planted_add(TCase *tc); /* tests/test_variants_planted.c: the plan
                                          static checks, added to the variants suite */
 Suite *attacks_suite(void);   /* tests/test_attacks.c: the attack corpus built without a GPU */
 Suite *sheets_suite(void);    /* tests/test_sheets.c: each EXERCISE.md's points are its spec's */
+Suite *batch_suite(void);    /* tests/test_batch.c: batch, resume, regrade, slurm script */
 Suite *gpu_suite(void);      /* tests/test_gpu.c: needs a GPU; add it only when gpu_present() */
 
 /* tests/test_gpu.c: whether a usable GPU is here (the probe runs in a child process); the

@@ -76,7 +76,7 @@ static void grade(FILE *progress)
     double build_s;
     fake_root_specs(root, specs);
     cml_grade_opts o = { root, root, out, 7, 0, progress, test_path("build/fake_lab"),
-                         test_path("build/fake_lab") };
+                         test_path("build/fake_lab"), NULL, NULL };
     ck_assert_msg(cml_grade(&o, specs, 2, g, &build_s, err, sizeof err) == 0, "%s", err);
 }
 

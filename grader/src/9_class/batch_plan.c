@@ -4,6 +4,7 @@
 #include "batch.h"
 #include "cml.h"
 #include "run.h"
+#include "technique.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -74,10 +75,17 @@ static void safe_name(const char *name, const cml_plan *p, char *out, size_t len
 /* Unpack archive into dir with tar or unzip. 0, or -1 with why. */
 static int extract(const char *archive, int kind, const char *dir, char *why, size_t len)
 {
-    char *tar[] = { "tar", "-xf", (char *)archive, "-C", (char *)dir, "--no-same-owner",
+    char tool[CML_PATH];
+    char *tar[] = { tool, "-xf", (char *)archive, "-C", (char *)dir, "--no-same-owner",
                     "--no-same-permissions", NULL };
-    char *unzip[] = { "unzip", "-qq", "-o", (char *)archive, "-d", (char *)dir, NULL };
+    char *unzip[] = { tool, "-qq", "-o", (char *)archive, "-d", (char *)dir, NULL };
     cml_proc_result r;
+    if (cml_find_tool(kind == 2 ? "CML_UNZIP" : "CML_TAR", kind == 2 ? "unzip" : "tar", tool,
+                      sizeof tool) < 0) {
+        snprintf(why, len, "not graded: %s is not installed, so the archive was not unpacked",
+                 kind == 2 ? "unzip" : "tar");
+        return -1;
+    }
     if (cml_rmtree(dir) < 0 || cml_mkdirs(dir) < 0) {
         snprintf(why, len, "cannot create %.200s", dir);
         return -1;

@@ -106,6 +106,18 @@ static int fill(cml_batch *b)
     return running;
 }
 
+/* A grading past the timeout: SIGTERM first (it kills its own builds and labs, each in a
+ * group of its own, and dies), SIGKILL to its group when it is still there 5 s later. */
+static void stop(cml_slot *s, double timeout_s)
+{
+    if (!s->timed_out) {
+        s->timed_out = 1;
+        kill(-s->pid, SIGTERM);
+    } else if (cml_now() - s->t0 > timeout_s + 5) {
+        kill(-s->pid, SIGKILL);
+    }
+}
+
 /* Reap what ended (waiting up to ~0.5 s), kill what ran past the timeout. */
 static void reap(cml_batch *b)
 {
@@ -118,11 +130,8 @@ static void reap(cml_batch *b)
             cml_slot *s = &b->slot[g][k];
             if (pid > 0 && s->pid == pid)
                 s->entry >= 0 ? finish(b, g, s, ws) : (cml_drift_done(b, g, ws), s->pid = 0);
-            else if (s->pid && s->entry >= 0 && cml_now() - s->t0 > b->timeout_s &&
-                     !s->timed_out) {
-                s->timed_out = 1;
-                kill(-s->pid, SIGKILL);
-            }
+            else if (s->pid && s->entry >= 0 && cml_now() - s->t0 > b->timeout_s)
+                stop(s, b->timeout_s);
         }
 }
 

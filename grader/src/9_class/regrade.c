@@ -74,14 +74,22 @@ static int compare(const char *old_path, const char *new_path)
 /* Contract in class.h. */
 int cml_cmd_regrade(int argc, char **argv)
 {
-    if (argc < 3 || strcmp(argv[1], "--student") != 0 || (argc != 3 && argc != 5) ||
-        (argc == 5 && strcmp(argv[3], "--out") != 0)) {
-        fprintf(stderr, "usage: cml-grade regrade --student DIR [--out DIR2]\n"
+    const char *dir = NULL, *to = NULL, *root = NULL;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const char **opt = !strcmp(argv[i], "--student") ? &dir : !strcmp(argv[i], "--out")
+                           ? &to : !strcmp(argv[i], "--root") ? &root : NULL;
+        if (!opt) {
+            dir = NULL;
+            break;
+        }
+        *opt = argv[i + 1];
+    }
+    if (!dir || argc % 2 == 0) {
+        fprintf(stderr, "usage: cml-grade regrade --student DIR [--out DIR2] [--root REPO]\n"
                 "DIR holds a grading's record.json and summary.tsv (a batch's "
                 "OUT/students/NAME); the new grading goes to DIR2 (default DIR/regrade)\n");
         return argc == 2 && strcmp(argv[1], "--help") == 0 ? 0 : 2;
     }
-    const char *dir = argv[2];
     char rec[CML_PATH], sub[CML_PATH], seed[32], cal[CML_PATH], out[CML_PATH];
     char log[CML_PATH], old_sum[CML_PATH], new_sum[CML_PATH];
     cml_fmt(rec, sizeof rec, "%s/record.json", dir);
@@ -97,13 +105,17 @@ int cml_cmd_regrade(int argc, char **argv)
     int have_cal = cal_obj && record_string(cal_obj, "path", cal, sizeof cal) == 0 && cal[0] &&
                    access(cal, R_OK) == 0;
     free(json);
-    cml_fmt(out, sizeof out, "%s", argc == 5 ? argv[4] : dir);
-    if (argc == 3)
-        strncat(out, "/regrade", sizeof out - strlen(out) - 1);
+    cml_fmt(out, sizeof out, to ? "%s" : "%s/regrade", to ? to : dir);
     cml_mkdirs(out);
     cml_fmt(log, sizeof log, "%s/grade.log", out);
-    char *args[] = { "grade", "--submission", sub, "--seed", seed, "--out", out, "--no-color",
-                     have_cal ? "--calibration" : NULL, cal, NULL };
+    char *args[14] = { "grade", "--submission", sub, "--seed", seed, "--out", out,
+                       "--no-color" };
+    int a = 8;
+    if (root)
+        args[a++] = "--root", args[a++] = (char *)root;
+    if (have_cal)
+        args[a++] = "--calibration", args[a++] = cal;
+    args[a] = NULL;
     printf("regrading %s with seed %s%s%s\n", sub, seed, have_cal ? ", calibration " : "",
            have_cal ? cal : "");
     pid_t pid = cml_child_start(args, NULL, log);

@@ -5,6 +5,7 @@
 #include "batch.h"
 #include "class.h"
 #include "cml.h"
+#include "technique.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -59,14 +60,17 @@ static int write_script(const slurm_cli *c, const char *out, int n, const char *
 /* sbatch the script; 0 when it was accepted (its job id printed). */
 static int submit(const char *script)
 {
-    char *argv[] = { "sbatch", "--parsable", (char *)script, NULL };
+    char sbatch[CML_PATH];
+    char *argv[] = { sbatch, "--parsable", (char *)script, NULL };
     cml_proc_result r;
+    if (cml_find_tool("CML_SBATCH", "sbatch", sbatch, sizeof sbatch) < 0) {
+        printf("sbatch not found: is Slurm installed here? (or set CML_SBATCH)\n");
+        return 1;
+    }
     cml_run(argv, NULL, NULL, -1, 120, 4096, &r);
     int ok = r.started && r.exited && r.exit_code == 0;
     printf("sbatch: %s", ok ? "job " : "failed: ");
     fwrite(r.output ? r.output : "", 1, r.output_len, stdout);
-    if (!r.started)
-        printf("sbatch not found: is Slurm installed here?\n");
     cml_proc_result_free(&r);
     return ok ? 0 : 1;
 }

@@ -1,0 +1,232 @@
+/* Class scale on the fake repository (tests/fake_root.c), no GPU needed: cml-grade batch over
+ * folders and archives with broken, hanging and unreadable submissions, a batch killed halfway
+ * and resumed, regrade, the Slurm array script and collect. */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "batch.h"
+#include "helpers.h"
+#include "suites.h"
+#include "util.h"
+
+static char root[64], sub[CML_PATH], out[CML_PATH];
+static char *output;
+
+static void setup(void)
+{
+    test_tmpdir(root, sizeof root);
+    fake_root_make(root, 20, 20);
+    cml_fmt(sub, sizeof sub, "%s/submissions", root);
+    cml_fmt(out, sizeof out, "%s/out", root);
+    cml_mkdirs(sub);
+    output = NULL;
+}
+
+static void teardown(void)
+{
+    free(output);
+    cml_rmtree(root);
+}
+
+/* Run a shell command line (test fixtures only: copies and archives). */
+static void sh(const char *fmt, const char *a, const char *b)
+{
+    char cmd[3 * CML_PATH];
+    snprintf(cmd, sizeof cmd, fmt, a, b);
+    ck_assert_msg(system(cmd) == 0, "fixture command failed: %s", cmd);
+}
+
+/* A student folder that is a copy of the fake labs/ tree; `fake_cu` replaces 01's file. */
+static void student(const char *name, const char *fake_cu)
+{
+    char dir[CML_PATH], path[CML_PATH];
+    cml_fmt(dir, sizeof dir, "%s/%s", sub, name);
+    sh("cp -r %s/labs \"%s\"", root, dir);
+    if (fake_cu) {
+        cml_fmt(path, sizeof path, "%s/01_fake/fake.cu", dir);
+        test_write(path, fake_cu);
+    }
+}
+
+/* cml-grade with args (NULL-terminated, after the program); its exit status. */
+static int cli(const char *const *args)
+{
+    char *argv[32] = { (char *)test_path("build/cml-grade") };
+    int n = 1;
+    while (args[n - 1] && n < 31) {
+        argv[n] = (char *)args[n - 1];
+        n++;
+    }
+    argv[n] = NULL;
+    free(output);
+    return test_exec(argv, 240, &output);
+}
+
+static cml_student_status status_of(const char *name)
+{
+    cml_student_status s;
+    if (cml_status_read(out, name, &s) < 0)
+        snprintf(s.state, sizeof s.state, "none");
+    return s;
+}
+
+START_TEST(batch_grades_folders_archives_and_survives_hostile_ones)
+{
+    student("alice", NULL);
+    student("bob", "BROKEN\n");
+    student("eve", "HANG\n"); /* its build never ends: the batch's timeout must stop it */
+    sh("tar -czf %s/carol.tar.gz -C %s/labs .", sub, root);
+    sh("head -c 3000 /dev/urandom > %s/dave.tar.gz; echo notes > '%s/readme.txt'", sub, sub);
+    const char *args[] = { "batch", "--root", root, "--submissions", sub, "--out", out,
+                           "--gpus", "0", "--no-calibration", "--timeout", "6", NULL };
+    double t0 = cml_now();
+    int rc = cli(args);
+    double took = cml_now() - t0;
+    cml_student_status a = status_of("alice"), b = status_of("bob"), c = status_of("carol"),
+                       d = status_of("dave"), e = status_of("eve");
+    ck_assert_msg(rc == 1 && strcmp(a.state, "graded") == 0 && a.score == a.max && a.max > 0 &&
+                  strcmp(b.state, "graded") == 0 && b.score < b.max &&
+                  strcmp(c.state, "graded") == 0 && c.score == c.max &&
+                  strcmp(d.state, "unusable") == 0 && strstr(d.why, "could not be unpacked") &&
+                  strcmp(e.state, "timeout") == 0, "exit %d; alice %s %g/%g, bob %s %g/%g, "
+                  "carol %s, dave %s (%s), eve %s; output:\n%s", rc, a.state, a.score, a.max,
+                  b.state, b.score, b.max, c.state, d.state, d.why, e.state, output);
+    ck_assert_msg(took < 60, "the hanging submission held the batch for %.0f s", took);
+    char path[CML_PATH];
+    cml_fmt(path, sizeof path, "%s/gradebook.csv", out);
+    char *book = cml_read_text(path, 1 << 20, NULL);
+    ck_assert_msg(book && strstr(book, "alice,") && strstr(book, "carol,") &&
+                  strstr(book, "unpacked") && strstr(book, "eve,") && !strstr(book, "readme"),
+                  "gradebook:\n%s", book ? book : "(missing)");
+    free(book);
+    cml_fmt(path, sizeof path, "%s/students/alice/feedback.html", out);
+    ck_assert_msg(access(path, R_OK) == 0, "no per-student feedback at %s", path);
+    ck_assert_msg(system("pgrep -f 'sleep 30[0]' >/dev/null") != 0,
+                  "the hanging build's process outlived the batch");
+}
+END_TEST
+
+/* Start the batch in the background; its pid. */
+static pid_t batch_in_background(const char *log)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        freopen(log, "w", stderr);
+        execl(test_path("build/cml-grade"), "cml-grade", "batch", "--root", root,
+              "--submissions", sub, "--out", out, "--gpus", "0", "--per-gpu", "1",
+              "--no-calibration", (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+START_TEST(batch_killed_halfway_resumes_without_regrading)
+{
+    char names[6][8], path[CML_PATH], log[CML_PATH];
+    for (int i = 0; i < 6; i++) {
+        snprintf(names[i], sizeof names[i], "s%d", i);
+        student(names[i], NULL);
+    }
+    cml_fmt(log, sizeof log, "%s/first.log", root);
+    pid_t pid = batch_in_background(log);
+    cml_fmt(path, sizeof path, "%s/students/s1/status", out);
+    for (int i = 0; i < 6000 && access(path, F_OK) != 0; i++)
+        nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    struct stat before[6];
+    int done = 0;
+    for (int i = 0; i < 6; i++) {
+        cml_fmt(path, sizeof path, "%s/students/%s/status", out, names[i]);
+        if (stat(path, &before[i]) == 0)
+            done++;
+        else
+            before[i].st_ino = 0;
+    }
+    ck_assert_msg(done >= 2 && done < 6, "killed with %d of 6 done: not halfway", done);
+    const char *args[] = { "batch", "--root", root, "--submissions", sub, "--out", out,
+                           "--gpus", "0", "--no-calibration", NULL };
+    int rc = cli(args);
+    char want[64];
+    snprintf(want, sizeof want, "%d to grade", 6 - done);
+    ck_assert_msg(rc == 0 && strstr(output, want), "resumed: exit %d, want '%s':\n%s", rc, want,
+                  output);
+    for (int i = 0; i < 6; i++) {
+        struct stat now;
+        cml_fmt(path, sizeof path, "%s/students/%s/status", out, names[i]);
+        ck_assert_msg(stat(path, &now) == 0, "%s has no status after the resume", names[i]);
+        ck_assert_msg(!before[i].st_ino || (now.st_ino == before[i].st_ino &&
+                      now.st_mtim.tv_nsec == before[i].st_mtim.tv_nsec),
+                      "%s was graded again though it was done", names[i]);
+    }
+}
+END_TEST
+
+START_TEST(regrade_repeats_the_seed_and_says_what_differs)
+{
+    student("alice", NULL);
+    const char *args[] = { "batch", "--root", root, "--submissions", sub, "--out", out,
+                           "--gpus", "0", "--no-calibration", NULL };
+    ck_assert_msg(cli(args) == 0, "batch:\n%s", output);
+    char dir[CML_PATH], sum[CML_PATH];
+    cml_fmt(dir, sizeof dir, "%s/students/alice", out);
+    const char *again[] = { "regrade", "--student", dir, "--root", root, NULL };
+    int same = cli(again);
+    ck_assert_msg(same == 0 && strstr(output, "same") && strstr(output, "seed"),
+                  "regrade of an unchanged grading: exit %d\n%s", same, output);
+    /* the first grading's summary altered: the regrade must notice */
+    cml_fmt(sum, sizeof sum, "%s/summary.tsv", dir);
+    sh("sed -i '1s/passed/wrong/' %s%s", sum, "");
+    int differs = cli(again);
+    ck_assert_msg(differs == 1 && strstr(output, "DIFFERENT") && strstr(output, "was wrong"),
+                  "regrade after a change: exit %d\n%s", differs, output);
+}
+END_TEST
+
+START_TEST(slurm_script_and_collect)
+{
+    student("alice", NULL);
+    student("o'brien", NULL); /* a quote in a name: sanitized, and paths quoted in the script */
+    const char *args[] = { "slurm", "--root", root, "--submissions", sub, "--out", out,
+                           "--throttle", "3", NULL };
+    ck_assert_msg(cli(args) == 0, "slurm:\n%s", output);
+    char path[CML_PATH];
+    cml_fmt(path, sizeof path, "%s/grade-array.sbatch", out);
+    char *script = cml_read_text(path, 1 << 16, NULL);
+    ck_assert_msg(script && strstr(script, "--array=0-1%3") && strstr(script, "--gres=gpu:1") &&
+                  strstr(script, "--index \"$SLURM_ARRAY_TASK_ID\""), "script:\n%s",
+                  script ? script : "(missing)");
+    free(script);
+    /* task 0 runs, task 1 never does: collect says who is missing */
+    const char *task0[] = { "batch", "--out", out, "--index", "0", "--root", root, NULL };
+    ck_assert_msg(cli(task0) == 0, "array task 0:\n%s", output);
+    const char *collect[] = { "collect", "--out", out, NULL };
+    int rc = cli(collect);
+    cml_fmt(path, sizeof path, "%s/gradebook.csv", out);
+    char *book = cml_read_text(path, 1 << 20, NULL);
+    ck_assert_msg(rc == 1 && book && strstr(book, "alice,") && strstr(book, "no result yet"),
+                  "collect: exit %d\n%s\ngradebook:\n%s", rc, output, book ? book : "-");
+    free(book);
+}
+END_TEST
+
+Suite *batch_suite(void)
+{
+    Suite *s = suite_create("batch");
+    TCase *tc = tcase_create("batch");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, batch_grades_folders_archives_and_survives_hostile_ones);
+    tcase_add_test(tc, batch_killed_halfway_resumes_without_regrading);
+    tcase_add_test(tc, regrade_repeats_the_seed_and_says_what_differs);
+    tcase_add_test(tc, slurm_script_and_collect);
+    suite_add_tcase(s, tc);
+    return s;
+}
