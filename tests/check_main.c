@@ -1,7 +1,8 @@
 /* The test runner: every suite of tests/suites.h. The GPU suite is added only when the probe
  * (run in a child process: the runner never touches CUDA) finds a GPU; otherwise its tests are
- * counted as skipped, never as passed. Last lines: Check's summary, the GPU skip line if any,
- * then "N passed, N failed, N skipped". Set CK_RUN_SUITE=run (etc.) to run one suite. */
+ * counted as skipped, never as passed; so are the screenshot tests without Chromium. Last
+ * lines: Check's summary, the skip lines if any, then "N passed, N failed, N skipped".
+ * Set CK_RUN_SUITE=run (etc.) to run one suite. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,7 @@ int main(void)
     int gpu = want_gpu && gpu_present(reason, sizeof reason);
     Suite *(*const suites[])(void) = { spec_suite, records_suite, verify_suite, score_suite,
                                        status_suite, claims_suite, report_suite, run_suite,
-                                       feedback_suite, gradebook_suite,
+                                       feedback_suite, gradebook_suite, screenshot_suite,
                                        pipeline_suite, build_suite, technique_suite,
                                        sanitize_suite,
                                        planted_suite, link_suite, sandbox_suite, attacks_suite,
@@ -38,6 +39,12 @@ int main(void)
         printf("sandbox attack tests: %d skipped (no Landlock in this kernel: the attacks "
                "would not be refused)\n", no_landlock);
     skipped += no_landlock;
+    int no_browser = !only || strcmp(only, "screenshot") == 0
+                     ? screenshot_tests_skipped(reason, sizeof reason) : 0;
+    if (no_browser)
+        printf("screenshot tests: %d skipped (%s: the feedback page's chart is not checked as "
+               "drawn)\n", no_browser, reason);
+    skipped += no_browser;
     printf("%d passed, %d failed, %d skipped\n", run - failed, failed, skipped);
     return failed ? 1 : 0;
 }

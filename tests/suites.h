@@ -14,6 +14,7 @@ Suite *status_suite(void);  /* tests/test_status.c: the status table and cml_awa
 Suite *claims_suite(void);  /* tests/test_claims*.c, test_bytes.c, test_verified.c: claims */
 Suite *report_suite(void);  /* tests/test_report.c: terminal, JSON, Gradescope, TSV */
 Suite *feedback_suite(void); /* tests/test_feedback.c: feedback.md, feedback.html, junit.xml */
+Suite *screenshot_suite(void); /* tests/test_screenshot.c: feedback.html in headless Chromium */
 Suite *gradebook_suite(void); /* tests/test_gradebook.c: the class gradebook, CSV and Markdown */
 Suite *run_suite(void);      /* tests/test_run.c: the sandbox */
 Suite *pipeline_suite(void); /* tests/test_pipeline.c: the whole pipeline on fake lab binaries */
@@ -49,5 +50,9 @@ int sandbox_tests_skipped(void);
 /* tests/test_sandbox_tool.c: the lab under ncu or compute-sanitizer, confined again by
  * cml-confine; adds its test case to s and returns how many confined tests it left out. */
 int sandbox_tool_add(Suite *s);
+
+/* tests/test_screenshot.c: how many Chromium tests screenshot_suite() left out because no
+ * chromium binary is on PATH (0 where one is), and why into reason. */
+int screenshot_tests_skipped(char *reason, size_t len);
 
 #endif /* CML_TESTS_SUITES_H */

@@ -57,7 +57,7 @@ static double axis_top(double max)
 
 static void format_gbps(double v, char *buf, size_t len)
 {
-    snprintf(buf, len, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+    snprintf(buf, len, v >= 100 || v == 0 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
 }
 
 /* The title, the legend (top right) and the y axis with five ticks and grid lines. */
