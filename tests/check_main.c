@@ -1,7 +1,8 @@
 /* The test runner: every suite of tests/suites.h. The GPU suite is added only when the probe
  * (run in a child process: the runner never touches CUDA) finds a GPU; otherwise its tests are
  * counted as skipped, never as passed. Last lines: Check's summary, the GPU skip line if any,
- * then "N passed, N failed, N skipped". Set CK_RUN_SUITE=run (etc.) to run one suite. */
+ * the Landlock and Slurm skip lines if any, then "N passed, N failed, N skipped". Set
+ * CK_RUN_SUITE=run (etc.) to run one suite. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@ int main(void)
                                        pipeline_suite, build_suite, technique_suite,
                                        sanitize_suite,
                                        planted_suite, link_suite, sandbox_suite, attacks_suite,
-                                       variants_suite, sheets_suite };
+                                       variants_suite, sheets_suite, slurm_suite };
     SRunner *sr = srunner_create(NULL);
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)
         srunner_add_suite(sr, suites[i]());
@@ -37,6 +38,13 @@ int main(void)
         printf("sandbox attack tests: %d skipped (no Landlock in this kernel: the attacks "
                "would not be refused)\n", no_landlock);
     skipped += no_landlock;
+    char no_slurm_why[256] = "";
+    int no_slurm = !only || strcmp(only, "slurm") == 0
+                       ? slurm_tests_skipped(no_slurm_why, sizeof no_slurm_why)
+                       : 0;
+    if (no_slurm)
+        printf("Slurm tests: %d skipped (%s)\n", no_slurm, no_slurm_why);
+    skipped += no_slurm;
     printf("%d passed, %d failed, %d skipped\n", run - failed, failed, skipped);
     return failed ? 1 : 0;
 }

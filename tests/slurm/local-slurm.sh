@@ -5,11 +5,13 @@
 #   local-slurm.sh check        exit 0 when the programs are here, else 1 and the reason
 #   local-slurm.sh start DIR    start it (DIR is created); on failure: the logs' tails, stop, 1
 #   local-slurm.sh env DIR      the environment a client needs (SLURM_CONF=..., PATH=...)
+#   local-slurm.sh run DIR CMD..  CMD (sbatch, squeue, scontrol...) in that environment
 #   local-slurm.sh stop DIR     stop everything it started under DIR (safe after a failed start)
 # CML_SLURM_BIN=dir: look for the programs only there (a folder without them: "not installed").
 # CML_SLURM_START_TIMEOUT=s: how long start waits for the node to be idle (default 30).
 set -euo pipefail
-cd /
+caller_pwd="$PWD"
+cd / # never a user of DIR itself (stop kills those)
 
 PROGRAMS="munged slurmctld slurmd sbatch sinfo scontrol"
 
@@ -296,9 +298,20 @@ cmd_stop() {
     rm -f "$DIR"/pid/*
 }
 
-[ $# -ge 1 ] || die "usage: local-slurm.sh check | start DIR | env DIR | stop DIR"
+[ $# -ge 1 ] || die "usage: local-slurm.sh check | start DIR | env DIR | run DIR CMD... | stop DIR"
 case "$1" in
 check) cmd_check ;;
+run)
+    [ $# -ge 3 ] || die "usage: local-slurm.sh run DIR CMD..."
+    DIR="$2"
+    shift 2
+    conf="$(cmd_env)"
+    while IFS= read -r line; do
+        export "${line?}"
+    done <<<"$conf"
+    cd "$caller_pwd"
+    exec "$@"
+    ;;
 start | env | stop)
     [ $# -eq 2 ] || die "usage: local-slurm.sh $1 DIR"
     DIR="$2"
