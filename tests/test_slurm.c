@@ -105,6 +105,8 @@ START_TEST(failing_task_shows_failed_with_its_exit_code)
 }
 END_TEST
 
+/* On this node each task's gpu:1 also allows only two at once (2 GPUs, 2 CPUs): this shows the
+ * throttle and the GRES together hold, not that %2 alone would. */
 START_TEST(throttle_lets_at_most_two_tasks_run_at_once)
 {
     ck_assert_msg(job > 0, "%s", failure);
