@@ -1,8 +1,8 @@
 /* The test runner: every suite of tests/suites.h. The GPU suite is added only when the probe
  * (run in a child process: the runner never touches CUDA) finds a GPU; otherwise its tests are
- * counted as skipped, never as passed; so are the screenshot tests without Chromium. Last
- * lines: Check's summary, the skip lines if any, then "N passed, N failed, N skipped".
- * Set CK_RUN_SUITE=run (etc.) to run one suite. */
+ * counted as skipped, never as passed; so are the screenshot tests without Chromium and the
+ * Slurm tests without Slurm. Last lines: Check's summary, the skip lines if any, then
+ * "N passed, N failed, N skipped". Set CK_RUN_SUITE=run (etc.) to run one suite. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +22,8 @@ int main(void)
                                        pipeline_suite, build_suite, technique_suite,
                                        sanitize_suite,
                                        planted_suite, link_suite, sandbox_suite, attacks_suite,
-                                       variants_suite, sheets_suite, batch_suite };
+                                       variants_suite, sheets_suite, batch_suite,
+                                       slurm_suite };
     SRunner *sr = srunner_create(NULL);
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)
         srunner_add_suite(sr, suites[i]());
@@ -45,6 +46,13 @@ int main(void)
         printf("screenshot tests: %d skipped (%s: the feedback page's chart is not checked as "
                "drawn)\n", no_browser, reason);
     skipped += no_browser;
+    char no_slurm_why[256] = "";
+    int no_slurm = !only || strcmp(only, "slurm") == 0
+                       ? slurm_tests_skipped(no_slurm_why, sizeof no_slurm_why)
+                       : 0;
+    if (no_slurm)
+        printf("Slurm tests: %d skipped (%s)\n", no_slurm, no_slurm_why);
+    skipped += no_slurm;
     printf("%d passed, %d failed, %d skipped\n", run - failed, failed, skipped);
     return failed ? 1 : 0;
 }

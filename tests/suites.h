@@ -31,6 +31,7 @@ void variants_planted_add(TCase *tc); /* tests/test_variants_planted.c: the plan
 Suite *attacks_suite(void);   /* tests/test_attacks.c: the attack corpus built without a GPU */
 Suite *sheets_suite(void);    /* tests/test_sheets.c: each EXERCISE.md's points are its spec's */
 Suite *batch_suite(void);    /* tests/test_batch.c: batch, resume, regrade, slurm script */
+Suite *slurm_suite(void);     /* tests/test_slurm.c: a job array on a private local Slurm */
 Suite *gpu_suite(void);      /* tests/test_gpu.c: needs a GPU; add it only when gpu_present() */
 
 /* tests/test_gpu.c: whether a usable GPU is here (the probe runs in a child process); the
@@ -46,6 +47,11 @@ int gpu_attack_count(void);
 /* tests/test_sandbox.c: how many confined attack tests sandbox_suite() left out because this
  * kernel has no Landlock (0 where it has). */
 int sandbox_tests_skipped(void);
+
+/* tests/test_slurm.c: how many tests slurm_suite() left out because Slurm cannot run here
+ * (0 where it can), and why ("not found: slurmd (apt-get install slurm-wlm munge)"). Call
+ * after slurm_suite(). */
+int slurm_tests_skipped(char *why, size_t len);
 
 /* tests/test_sandbox_tool.c: the lab under ncu or compute-sanitizer, confined again by
  * cml-confine; adds its test case to s and returns how many confined tests it left out. */
