@@ -25,37 +25,75 @@ typedef struct {
     double tol;
 } cal_cli;
 
-/* Build lab's reference (cached) and run its timed cases live into cal. 0 when they ran. */
-static int measure_lab(const char *root, const cml_lab_spec *spec, int cc, uint64_t seed,
+/* Stage every lab's reference into root/build/calibrate and build them all at once (cached
+ * under cache, which must outlive the call): a cold cache costs one build's time, not the sum.
+ * b[i].ok says which built; b[i].dir is empty where staging failed (said on stderr). */
+static void build_references(const char *root, const char *cache, const cml_lab_spec *specs,
+                             int n, int cc, cml_build *b)
+{
+    char work[CML_PATH], err[1024];
+    cml_build **jobs = calloc((size_t)n, sizeof *jobs);
+    int njobs = 0;
+    cml_fmt(work, sizeof work, "%s/build/calibrate", root);
+    for (int i = 0; i < n; i++) {
+        b[i] = (cml_build){ .spec = &specs[i], .cc = cc, .cache_dir = cache };
+        if (cml_stage(root, &specs[i], CML_SIDE_REFERENCE, NULL, work, b[i].dir,
+                      sizeof b[i].dir, err, sizeof err) == 0 && jobs)
+            jobs[njobs++] = &b[i];
+        else
+            fprintf(stderr, "cml-grade calibrate: %s: %s\n", specs[i].lab,
+                    jobs ? err : "out of memory");
+    }
+    cml_build_all(jobs, njobs, 0);
+    free(jobs);
+}
+
+/* Run built reference b's timed cases live into cal. 0 when they ran. */
+static int measure_lab(const char *root, const cml_build *b, uint64_t seed,
                        cml_calibration *cal)
 {
-    char work[CML_PATH], cache[CML_PATH], err[1024];
-    cml_build b = { .spec = spec, .cc = cc, .cache_dir = cache };
-    cml_fmt(work, sizeof work, "%s/build/calibrate", root);
-    cml_fmt(cache, sizeof cache, "%s/build/cache", root);
-    if (cml_stage(root, spec, CML_SIDE_REFERENCE, NULL, work, b.dir, sizeof b.dir, err,
-                  sizeof err) < 0) {
-        fprintf(stderr, "cml-grade calibrate: %s: %s\n", spec->lab, err);
+    char work[CML_PATH];
+    if (!b->ok) {
+        if (b->dir[0]) /* else staging failed, already said */
+            fprintf(stderr, "cml-grade calibrate: %s: the reference solution did not "
+                    "compile:\n%s\n", b->spec->lab, b->log ? b->log : "");
         return -1;
     }
-    int rc = -1;
-    if (!cml_build_lab(&b)) {
-        fprintf(stderr, "cml-grade calibrate: %s: the reference solution did not compile:\n%s\n",
-                spec->lab, b.log ? b.log : "");
-    } else {
-        cml_lab_result *r = calloc(1, sizeof *r);
-        cml_run_record *per_task = calloc(CML_MAX_TASKS, sizeof *per_task);
-        cml_run_opts o = { .seed = seed, .work_dir = work, .progress = stderr, .cc = cc,
-                           .ref_sha = b.bin_sha, .cal_out = cal };
-        int before = cal->nruns;
-        if (r && per_task)
-            cml_reference_runs(spec, b.bin, &o, r, per_task);
-        rc = r && (r->ref_run.done || cal->nruns > before) ? 0 : -1;
-        free(r);
-        free(per_task);
+    cml_fmt(work, sizeof work, "%s/build/calibrate", root);
+    cml_lab_result *r = calloc(1, sizeof *r);
+    cml_run_record *per_task = calloc(CML_MAX_TASKS, sizeof *per_task);
+    cml_run_opts o = { .seed = seed, .work_dir = work, .progress = stderr, .cc = b->cc,
+                       .ref_sha = b->bin_sha, .cal_out = cal };
+    int before = cal->nruns;
+    if (r && per_task)
+        cml_reference_runs(b->spec, b->bin, &o, r, per_task);
+    int rc = r && (r->ref_run.done || cal->nruns > before) ? 0 : -1;
+    free(r);
+    free(per_task);
+    return rc;
+}
+
+/* Build every lab's reference at once, then run them one by one (the GPU one run at a time,
+ * under the batch's lock when given); stops at the first lab that fails. 0, or 2. */
+static int measure_labs(const char *root, const cml_lab_spec *specs, int n, const char *lock_path,
+                        cml_calibration *cal)
+{
+    char cache[CML_PATH];
+    cml_build *b = calloc((size_t)n, sizeof *b);
+    if (!b)
+        return 2;
+    cml_fmt(cache, sizeof cache, "%s/build/cache", root);
+    build_references(root, cache, specs, n, cal->cc, b);
+    int rc = 0, lock = cml_gpu_lock(lock_path, stderr); /* a batch's drift check */
+    for (int i = 0; rc == 0 && i < n; i++)
+        rc = measure_lab(root, &b[i], CAL_SEED, cal) < 0 ? 2 : 0;
+    cml_gpu_unlock(lock);
+    for (int i = 0; i < n; i++) {
+        cml_build_free(&b[i]);
+        if (b[i].dir[0])
+            cml_rmtree(b[i].dir);
     }
-    cml_build_free(&b);
-    cml_rmtree(b.dir);
+    free(b);
     return rc;
 }
 
@@ -230,11 +268,8 @@ int cml_cmd_calibrate(int argc, char **argv)
         fprintf(stderr, "cml-grade calibrate: %s\n", err);
         rc = 2;
     }
-    int lock = rc == 0 ? cml_gpu_lock(c.gpu_lock, stderr) : -1; /* a batch's drift check */
-    for (int i = 0; rc == 0 && i < n; i++)
-        if (measure_lab(root, &specs[i], cal[0].cc, CAL_SEED, &cal[0]) < 0)
-            rc = 2;
-    cml_gpu_unlock(lock);
+    if (rc == 0)
+        rc = measure_labs(root, specs, n, c.gpu_lock, &cal[0]);
     if (rc == 0 && c.check) {
         rc = compare(&cal[0], &cal[1], c.tol);
     } else if (rc == 0) {
