@@ -41,7 +41,10 @@ static int timed_cases(const cml_lab_spec *spec, int *ti, int *ci)
 }
 
 /* The calibration's stored run of this chunk (same lab, reference binary and --case list) read
- * back into lr: 1, else 0 (no calibration, or no such run: measure it). */
+ * back into lr: 1, else 0 (no calibration, no such run, or one the claims reader does not
+ * trust or that never wrote `done`: measure it). calibrate stores only trusted, finished runs,
+ * so such a run was edited after; used, it would leave the lab without reference times and
+ * its students' speed unjudged. */
 static int stored_run(const cml_lab_spec *spec, const case_list *chunk, const cml_run_opts *o,
                       lab_run *lr)
 {
@@ -52,6 +55,14 @@ static int stored_run(const cml_lab_spec *spec, const case_list *chunk, const cm
     if (!r)
         return 0;
     cml_lab_run_replay(spec, chunk, r->text, r->len, lr);
+    if (lr->rec.tampered || !lr->rec.done) {
+        if (o->progress)
+            fprintf(o->progress, "[%s] warning: calibration %s's stored reference run %s%s%s: "
+                    "the reference is measured live\n", spec->lab, o->cal->id,
+                    lr->rec.tampered ? "was tampered (it " : "never wrote done",
+                    lr->rec.tampered ? lr->rec.tamper : "", lr->rec.tampered ? ")" : "");
+        return 0;
+    }
     if (o->progress)
         fprintf(o->progress, "[%s] reference solution: %d timed case(s) from calibration %s\n",
                 spec->lab, chunk->n, o->cal->id);
