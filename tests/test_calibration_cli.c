@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "calibration.h"
 #include "helpers.h"
@@ -119,6 +120,19 @@ START_TEST(calibrate_stores_one_run_per_lab)
     cml_cal_free(c);
     free(c);
     ck_assert_msg(both, "the file holds the wrong runs; output:\n%s", output);
+}
+END_TEST
+
+START_TEST(missing_reference_file_fails_calibrate_with_one_message)
+{
+    char path[CML_PATH];
+    cml_fmt(path, sizeof path, "%s/solutions/02_fake/other.cu", root);
+    unlink(path);
+    const char *args[] = { "calibrate", "--root", root, "--out", cal_file, NULL };
+    int rc = cli(args);
+    ck_assert_msg(rc == 2 && strstr(output, "02_fake: ") && strstr(output, "other.cu") &&
+                  !strstr(output, "did not compile") && access(cal_file, F_OK) != 0,
+                  "exit %d (want 2, no file):\n%s", rc, output);
 }
 END_TEST
 
@@ -308,6 +322,7 @@ void calibration_cli_add(Suite *s)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, calibrate_stores_one_run_per_lab);
+    tcase_add_test(tc, missing_reference_file_fails_calibrate_with_one_message);
     tcase_add_test(tc, grading_with_calibration_scores_as_a_live_grading);
     tcase_add_test(tc, changed_case_list_measures_only_that_lab_live);
     tcase_add_test(tc, calibration_from_another_gpu_measures_every_lab_live);

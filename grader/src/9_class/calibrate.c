@@ -38,11 +38,13 @@ static void build_references(const char *root, const char *cache, const cml_lab_
     for (int i = 0; i < n; i++) {
         b[i] = (cml_build){ .spec = &specs[i], .cc = cc, .cache_dir = cache };
         if (cml_stage(root, &specs[i], CML_SIDE_REFERENCE, NULL, work, b[i].dir,
-                      sizeof b[i].dir, err, sizeof err) == 0 && jobs)
+                      sizeof b[i].dir, err, sizeof err) == 0 && jobs) {
             jobs[njobs++] = &b[i];
-        else
+        } else {
             fprintf(stderr, "cml-grade calibrate: %s: %s\n", specs[i].lab,
                     jobs ? err : "out of memory");
+            b[i].dir[0] = '\0'; /* cml_stage removed it: nothing to build or remove */
+        }
     }
     cml_build_all(jobs, njobs, 0);
     free(jobs);
