@@ -105,9 +105,12 @@ long slurm_local_array(const char *dir, const char *workdir, const char *script_
                        const char *array, const char *const opts[], double wait_s,
                        char *why, size_t len)
 {
-    char array_opt[64], *argv[40] = { "sbatch", "--parsable", array_opt }, *out = NULL;
-    int n = 3;
-    cml_fmt(array_opt, sizeof array_opt, "--array=%s", array);
+    char array_opt[64], *argv[40] = { "sbatch", "--parsable" }, *out = NULL;
+    int n = 2;
+    if (array) { /* else the script's own #SBATCH --array line applies */
+        cml_fmt(array_opt, sizeof array_opt, "--array=%s", array);
+        argv[n++] = array_opt;
+    }
     for (int i = 0; opts && opts[i] && n < 38; i++)
         argv[n++] = (char *)opts[i];
     argv[n++] = (char *)script_path;

@@ -27,10 +27,11 @@ void slurm_local_stop(const char *dir);
 int slurm_local_client(const char *dir, const char *workdir, char *const argv[],
                        double timeout_s, char **output);
 
-/* Submit `script` as an array job (`sbatch --parsable --array=<array> <opts...> script`, opts
- * a NULL-terminated list or NULL) from workdir, and wait until none of its tasks is pending
- * or running (polling squeue: faster than sbatch --wait). The array job's id, or -1 with the
- * reason in why: sbatch refused it, or tasks still ran after wait_s. */
+/* Submit `script` as an array job (`sbatch --parsable --array=<array> <opts...> script`; opts
+ * a NULL-terminated list or NULL; array NULL: the script's own #SBATCH --array) from workdir,
+ * and wait until none of its tasks is pending or running (polling squeue: faster than sbatch
+ * --wait). The array job's id, or -1 with the reason in why: sbatch refused it, or tasks still
+ * ran after wait_s. */
 long slurm_local_array(const char *dir, const char *workdir, const char *script,
                        const char *array, const char *const opts[], double wait_s,
                        char *why, size_t len);

@@ -215,8 +215,11 @@ int cml_batch_one(cml_batch *b)
         cml_child_status(pid > 0 ? ws : 2 << 8, 0, log, b->timeout_s, &st);
         st.seconds = cml_now() - t0;
     }
+    const char *gpu = getenv("CUDA_VISIBLE_DEVICES"); /* the one Slurm gave this task */
+    st.gpu = gpu ? atoi(gpu) : 0;
     if (cml_status_write(b->out_abs, e->name, &st) < 0)
         fprintf(stderr, "cml-grade batch: cannot write %s's status\n", e->name);
-    fprintf(stderr, "%s: %s %g/%g %s\n", e->name, st.state, st.score, st.max, st.why);
+    fprintf(stderr, "%s: %s %g/%g on GPU %s %s\n", e->name, st.state, st.score, st.max,
+            gpu && gpu[0] ? gpu : "(none)", st.why);
     return strcmp(st.state, "graded") == 0 ? 0 : 1;
 }
