@@ -37,6 +37,9 @@ static const char NVCC[] =
     "{ echo \"$a(3): error: expected a ';'\"; exit 1; };; esac; done\n"
     "for a; do case $a in *.cu) grep -q HANG \"$a\" 2>/dev/null && sleep 300;; esac; done\n"
     "[ -n \"$FAKE_NVCC_LOG\" ] && echo \"$out\" >> \"$FAKE_NVCC_LOG\"\n"
+    /* a batch's GPU lock must be free while a grading builds */
+    "[ -n \"$FAKE_NVCC_LOCK\" ] && ! flock -s -n \"$FAKE_NVCC_LOCK\" true && "
+    "echo \"LOCKED $out\" >> \"$FAKE_NVCC_LOG\"\n"
     "kd=; for a; do [ \"$prev2\" = --keep-dir ] && kd=$a; prev2=$a; done\n" /* what --keep leaves */
     "[ -n \"$kd\" ] && for a; do case $a in *.cu) b=$(basename \"$a\" .cu); "
     "echo \"// PTX of $a\" > \"$kd/$b.ptx\"; cp \"$a\" \"$kd/$b.cpp1.ii\";; esac; done\n"

@@ -332,10 +332,9 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
     cml_sandbox_protect(protect, 3); /* no lab run reads these, whatever else it may */
     snprintf(g->sandbox_missing, sizeof g->sandbox_missing, "%s",
              cml_sandbox_caps_get()->missing);
-    int lock = cml_gpu_lock(o->gpu_lock, o->progress), use_cal = 0;
-    int found = find_gpu(o, g, err, errlen);
-    cml_gpu_unlock(lock); /* the builds need no GPU: another grading may be timed meanwhile */
-    if (found < 0)
+    int use_cal = 0;
+    cml_gpu_hold_path(o->gpu_lock); /* each GPU run below holds it (class.h) */
+    if (find_gpu(o, g, err, errlen) < 0)
         return -1;
     /* this grading's cases: the spec's own, and those its `draw` lines draw from the seed */
     g->specs = malloc((size_t)nspecs * sizeof *g->specs);
@@ -363,11 +362,9 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
     *build_s = cml_now() - tb;
     cml_run_opts ro = { .seed = o->seed, .work_dir = work, .keep = o->keep,
                         .progress = o->progress, .cal = use_cal ? &cal : NULL };
-    lock = cml_gpu_lock(o->gpu_lock, o->progress);
     for (int i = 0; i < nspecs; i++)
         finish_lab(o, &specs[i], &lb[i], &ro, g, t0);
     sanitize_all(o, lb, &ro, g, t0);
-    cml_gpu_unlock(lock);
     cml_cal_free(&cal);
     free(lb);
     if (!o->keep)

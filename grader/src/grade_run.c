@@ -1,5 +1,6 @@
 /* One confined run of a lab binary (see grade_run.h). */
 #include "grade_run.h"
+#include "class.h"
 #include "run.h"
 #include "sandbox.h"
 #include "sha256.h"
@@ -102,8 +103,10 @@ void cml_lab_run(const char *bin, const char *sha, const cml_lab_spec *spec,
     cml_run_asked asked; /* every record is checked against what was asked */
     asked_of(spec, cl, &asked);
     int fd = cml_result_fd_open();
+    cml_gpu_hold(); /* no other grading of a batch on this GPU while this one runs */
     cml_run_sandboxed(argv, NULL, dir ? dir : scratch, NULL, fd, spec->timeout_s > 0
                       ? spec->timeout_s : 60, CML_RUN_OUTPUT_CAP, &lr->proc);
+    cml_gpu_release();
     size_t len = 0;
     char *text = fd >= 0 ? cml_result_fd_read(fd, &len) : NULL;
     if (fd >= 0)

@@ -4,6 +4,7 @@
  * sanitizer: its right output was luck); a tool that is missing or fails on its own is "not
  * checked" and costs nothing. Until the phase has run, the reports say it has not. */
 #include "grade.h"
+#include "class.h"
 #include "sanitize.h"
 #include "score.h"
 #include "spec.h"
@@ -191,9 +192,11 @@ void cml_sanitize_phase(cml_grading *g, const char *const bins[], const cml_run_
     const double t0 = cml_now();
     g->sanitize_workers = cml_sanitize_workers();
     int n = lab_jobs(g, bins, o, jobs);
+    cml_gpu_hold(); /* the whole phase: its jobs run at once, from the pool's threads */
     cml_sanitize_pool(jobs, n, g->sanitize_workers);
     int m = take(g, jobs, n, again); /* an error in a lab's run: which task's is it? */
     cml_sanitize_pool(again, m, g->sanitize_workers);
+    cml_gpu_release();
     take(g, again, m, jobs);
     g->sanitize_s = cml_now() - t0;
     g->sanitize_runs = n + m;

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -257,6 +258,11 @@ int cml_build_lab(cml_build *b)
 
 static void build_one(void *b, int i)
 {
+    /* CML_BUILD_NICE=N (a batch sets 10): this thread's compilers yield the CPU to the lab
+     * another grading is timing meanwhile (Linux nice is per thread, and inherited) */
+    const char *nice = getenv("CML_BUILD_NICE");
+    if (nice && atoi(nice) > 0)
+        setpriority(PRIO_PROCESS, (id_t)gettid(), atoi(nice));
     cml_build_lab(((cml_build *const *)b)[i]);
 }
 

@@ -2,6 +2,7 @@
  * architecture so that it runs, through the driver's JIT, on any GPU), run it, read its
  * records. */
 #include "probe.h"
+#include "class.h"
 #include "sandbox.h"
 #include "build.h"
 #include "records.h"
@@ -153,7 +154,11 @@ void cml_probe(const char *root, const char *cache_dir, cml_probe_result *p)
     }
     char bin[CML_PATH];
     if (probe_binary(root, cache_dir, bin, sizeof bin, p->reason, sizeof p->reason) == 0)
+    {
+        cml_gpu_hold(); /* built without the batch's GPU lock, run with it (class.h) */
         run_probe(bin, cache_dir, p);
+        cml_gpu_release();
+    }
 }
 
 /* Contract in probe.h. */

@@ -2,6 +2,7 @@
  * counter, in the sandbox with a timeout; whatever the grader's machine cannot do is "not
  * checked". cml_find_tool serves compute-sanitizer too (sanitize_run.c). */
 #include "technique.h"
+#include "class.h"
 #include "run.h"
 #include "tool_run.h"
 #include "util.h"
@@ -124,7 +125,10 @@ static int ncu_exec(const char *ncu, const char *kernels, const char *metrics,
         argv[a++] = cases[i];
     }
     argv[a] = NULL;
-    return cml_tool_run(argv, "--log-file", env, "ncu", r, detail, dlen);
+    cml_gpu_hold(); /* a batch's other grading stays off the GPU while ncu profiles */
+    int rc = cml_tool_run(argv, "--log-file", env, "ncu", r, detail, dlen);
+    cml_gpu_release();
+    return rc;
 }
 
 /* ncu for t's case `one` on kernels matching c->pattern, collecting every metric t asks of

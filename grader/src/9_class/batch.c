@@ -119,6 +119,7 @@ int cml_cmd_batch(int argc, char **argv)
         return 2;
     }
     b->ngpus = find_gpus(gpus, b->gpu, CML_BATCH_GPUS);
+    setenv("CML_BUILD_NICE", "10", 0); /* gradings' builds yield to the labs being timed */
     rc = b->index >= 0 ? cml_batch_one(b) : cml_batch_all(b);
     cml_plan_free(&b->plan);
     free(b);

@@ -12,6 +12,15 @@
 int cml_gpu_lock(const char *path, FILE *progress);
 void cml_gpu_unlock(int fd);
 
+/* The lock a grading holds around each run that uses the GPU (a lab run, ncu, the sanitizer
+ * phase, the probe), so that another grading of the same GPU (a batch runs two) builds,
+ * verifies and checks on the CPU meanwhile, but never runs on the GPU at the same time.
+ * cml_gpu_hold_path sets the file (NULL: no lock, the default); hold and release nest, and are
+ * called from the grading's main thread only. */
+void cml_gpu_hold_path(const char *path);
+void cml_gpu_hold(void);
+void cml_gpu_release(void);
+
 /* The commands; argv[0] is the command's name. Each returns the exit status. */
 int cml_cmd_calibrate(int argc, char **argv);
 int cml_cmd_batch(int argc, char **argv);
