@@ -128,6 +128,21 @@ static pid_t batch_in_background(const char *log)
     return pid;
 }
 
+START_TEST(batch_unpacks_archives_named_by_a_relative_path)
+{
+    char cmd[4 * CML_PATH];
+    sh("tar -czf %s/carol.tar.gz -C %s/labs .", sub, root);
+    /* --submissions relative to the current folder: tar runs in the folder it unpacks into */
+    snprintf(cmd, sizeof cmd, "cd %s && %s batch --root %s --submissions submissions --out out "
+             "--gpus 0 --no-calibration > batch.txt 2>&1", root, test_path("build/cml-grade"),
+             root);
+    int rc = system(cmd);
+    cml_student_status c = status_of("carol");
+    ck_assert_msg(rc == 0 && strcmp(c.state, "graded") == 0 && c.score == c.max,
+                  "carol: %s %g/%g %s", c.state, c.score, c.max, c.why);
+}
+END_TEST
+
 START_TEST(batch_killed_halfway_resumes_without_regrading)
 {
     char names[6][8], path[CML_PATH], log[CML_PATH];
@@ -316,6 +331,7 @@ Suite *batch_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, batch_grades_folders_archives_and_survives_hostile_ones);
+    tcase_add_test(tc, batch_unpacks_archives_named_by_a_relative_path);
     tcase_add_test(tc, batch_killed_halfway_resumes_without_regrading);
     tcase_add_test(tc, regrade_repeats_the_seed_and_says_what_differs);
     tcase_add_test(tc, slurm_script_and_collect);

@@ -193,7 +193,9 @@ int cml_plan_make(const char *submissions, const char *out, cml_plan *p, char *e
         return cml_plan_load(out, p, err, errlen); /* resumed: same names, same seeds */
     memset(p, 0, sizeof *p);
     struct dirent **list = NULL;
-    int n = submissions ? scandir(submissions, &list, NULL, alphasort) : -1;
+    /* absolute: tar and unzip run in the folder they unpack into */
+    char *abs = submissions ? realpath(submissions, NULL) : NULL;
+    int n = abs ? scandir(abs, &list, NULL, alphasort) : -1;
     p->e = calloc(CML_BATCH_MAX, sizeof *p->e);
     if (n < 0 || !p->e || cml_mkdirs(out) < 0) {
         snprintf(err, errlen, n < 0 ? "cannot read the submissions folder %s: give "
@@ -201,14 +203,16 @@ int cml_plan_make(const char *submissions, const char *out, cml_plan *p, char *e
                  : "cannot create the output folder %s", n < 0 ? submissions : out);
         free(p->e);
         p->e = NULL;
+        free(abs);
         return -1;
     }
     for (int i = 0; i < n; i++) {
         if (p->n < CML_BATCH_MAX)
-            add_entry(p, submissions, list[i]->d_name, out);
+            add_entry(p, abs, list[i]->d_name, out);
         free(list[i]);
     }
     free(list);
+    free(abs);
     if (p->n == 0) {
         snprintf(err, errlen, "no submission in %s (one folder or .zip/.tar/.tar.gz per "
                  "student)", submissions);
