@@ -128,6 +128,29 @@ static pid_t batch_in_background(const char *log)
     return pid;
 }
 
+START_TEST(batch_spreads_gradings_over_every_gpu)
+{
+    char names[4][8];
+    for (int i = 0; i < 4; i++) {
+        snprintf(names[i], sizeof names[i], "g%d", i);
+        student(names[i], NULL);
+    }
+    const char *args[] = { "batch", "--root", root, "--submissions", sub, "--out", out,
+                           "--gpus", "0,1", "--per-gpu", "1", "--no-calibration", NULL };
+    int rc = cli(args);
+    int on[2] = { 0, 0 };
+    for (int i = 0; i < 4; i++) {
+        cml_student_status st = status_of(names[i]);
+        ck_assert_msg(strcmp(st.state, "graded") == 0 && st.score == st.max, "%s: %s %s",
+                      names[i], st.state, st.why);
+        if (st.gpu == 0 || st.gpu == 1)
+            on[st.gpu]++;
+    }
+    ck_assert_msg(rc == 0 && on[0] >= 1 && on[1] >= 1, "exit %d; gradings on GPU 0: %d, on GPU "
+                  "1: %d\n%s", rc, on[0], on[1], output);
+}
+END_TEST
+
 START_TEST(batch_unpacks_archives_named_by_a_relative_path)
 {
     char cmd[4 * CML_PATH];
@@ -332,6 +355,7 @@ Suite *batch_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, batch_grades_folders_archives_and_survives_hostile_ones);
     tcase_add_test(tc, batch_unpacks_archives_named_by_a_relative_path);
+    tcase_add_test(tc, batch_spreads_gradings_over_every_gpu);
     tcase_add_test(tc, batch_killed_halfway_resumes_without_regrading);
     tcase_add_test(tc, regrade_repeats_the_seed_and_says_what_differs);
     tcase_add_test(tc, slurm_script_and_collect);
