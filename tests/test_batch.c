@@ -151,6 +151,41 @@ START_TEST(batch_spreads_gradings_over_every_gpu)
 }
 END_TEST
 
+START_TEST(batch_drift_regrades_with_live_reference_runs)
+{
+    char cal[CML_PATH], path[CML_PATH];
+    student("a1", NULL);
+    student("a2", NULL);
+    student("a3", NULL);
+    cml_fmt(cal, sizeof cal, "%s/cal.cal", root);
+    setenv("FAKE_REF_MS", "1", 1); /* the calibration's reference: 1 ms a case */
+    const char *calibrate[] = { "calibrate", "--root", root, "--out", cal, NULL };
+    int crc = cli(calibrate);
+    unsetenv("FAKE_REF_MS"); /* from now on the reference takes 2 ms: the GPU "drifted" */
+    ck_assert_msg(crc == 0, "calibrate: exit %d\n%s", crc, output);
+    const char *args[] = { "batch", "--root", root, "--submissions", sub, "--out", out,
+                           "--gpus", "0", "--per-gpu", "1", "--calibration", cal,
+                           "--check-every", "1", NULL };
+    int rc = cli(args);
+    cml_fmt(path, sizeof path, "%s/students/a1/status.drifted", out);
+    ck_assert_msg(rc == 0 && strstr(output, "drift on GPU 0") && access(path, F_OK) == 0,
+                  "exit %d, no drift found or nothing regraded:\n%s", rc, output);
+    for (int i = 1; i <= 3; i++) {
+        char name[8], rec[CML_PATH];
+        snprintf(name, sizeof name, "a%d", i);
+        cml_student_status st = status_of(name);
+        cml_fmt(rec, sizeof rec, "%s/students/%s/record.json", out, name);
+        char *json = cml_read_text(rec, 1 << 22, NULL);
+        ck_assert_msg(strcmp(st.state, "graded") == 0 && st.score == st.max && json &&
+                      strstr(json, "measured in this grading") && !strstr(json,
+                      "\"source\": \"calibration\""), "%s: %s %g/%g, its reference %s", name,
+                      st.state, st.score, st.max, json && strstr(json, "\"source\": "
+                      "\"calibration\"") ? "from the drifted calibration" : "?");
+        free(json);
+    }
+}
+END_TEST
+
 START_TEST(batch_unpacks_archives_named_by_a_relative_path)
 {
     char cmd[4 * CML_PATH];
@@ -356,6 +391,7 @@ Suite *batch_suite(void)
     tcase_add_test(tc, batch_grades_folders_archives_and_survives_hostile_ones);
     tcase_add_test(tc, batch_unpacks_archives_named_by_a_relative_path);
     tcase_add_test(tc, batch_spreads_gradings_over_every_gpu);
+    tcase_add_test(tc, batch_drift_regrades_with_live_reference_runs);
     tcase_add_test(tc, batch_killed_halfway_resumes_without_regrading);
     tcase_add_test(tc, regrade_repeats_the_seed_and_says_what_differs);
     tcase_add_test(tc, slurm_script_and_collect);
