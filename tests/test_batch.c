@@ -1,6 +1,6 @@
 /* Class scale on the fake repository (tests/fake_root.c), no GPU needed: cml-grade batch over
  * folders and archives with broken, hanging and unreadable submissions, a batch killed halfway
- * and resumed, regrade, the Slurm array script and collect. */
+ * and resumed, drift, several GPUs, regrade, the Slurm array script and collect. */
 #include <check.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,72 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "batch.h"
-#include "class.h"
+#include "batch_fixture.h"
 #include "helpers.h"
 #include "suites.h"
 #include "util.h"
-
-static char root[64], sub[CML_PATH], out[CML_PATH];
-static char *output;
-
-static void setup(void)
-{
-    test_tmpdir(root, sizeof root);
-    fake_root_make(root, 20, 20);
-    cml_fmt(sub, sizeof sub, "%s/submissions", root);
-    cml_fmt(out, sizeof out, "%s/out", root);
-    cml_mkdirs(sub);
-    output = NULL;
-}
-
-static void teardown(void)
-{
-    free(output);
-    cml_rmtree(root);
-}
-
-/* Run a shell command line (test fixtures only: copies and archives). */
-static void sh(const char *fmt, const char *a, const char *b)
-{
-    char cmd[3 * CML_PATH];
-    snprintf(cmd, sizeof cmd, fmt, a, b);
-    ck_assert_msg(system(cmd) == 0, "fixture command failed: %s", cmd);
-}
-
-/* A student folder that is a copy of the fake labs/ tree; `fake_cu` replaces 01's file. */
-static void student(const char *name, const char *fake_cu)
-{
-    char dir[CML_PATH], path[CML_PATH];
-    cml_fmt(dir, sizeof dir, "%s/%s", sub, name);
-    sh("cp -r %s/labs \"%s\"", root, dir);
-    if (fake_cu) {
-        cml_fmt(path, sizeof path, "%s/01_fake/fake.cu", dir);
-        test_write(path, fake_cu);
-    }
-}
-
-/* cml-grade with args (NULL-terminated, after the program); its exit status. */
-static int cli(const char *const *args)
-{
-    char *argv[32] = { (char *)test_path("build/cml-grade") };
-    int n = 1;
-    while (args[n - 1] && n < 31) {
-        argv[n] = (char *)args[n - 1];
-        n++;
-    }
-    argv[n] = NULL;
-    free(output);
-    return test_exec(argv, 240, &output);
-}
-
-static cml_student_status status_of(const char *name)
-{
-    cml_student_status s;
-    if (cml_status_read(out, name, &s) < 0)
-        snprintf(s.state, sizeof s.state, "none");
-    return s;
-}
 
 START_TEST(batch_grades_folders_archives_and_survives_hostile_ones)
 {
@@ -292,102 +230,11 @@ START_TEST(slurm_script_and_collect)
 }
 END_TEST
 
-/* Whether another process could take the lock at path right now. */
-static int lock_free(const char *path)
-{
-    char cmd[CML_PATH + 64];
-    snprintf(cmd, sizeof cmd, "flock -n '%s' true", path);
-    return system(cmd) == 0;
-}
-
-START_TEST(gpu_hold_excludes_other_processes_and_nests)
-{
-    char path[CML_PATH];
-    cml_fmt(path, sizeof path, "%s/gpu.lock", root);
-    cml_gpu_hold_path(NULL);
-    cml_gpu_hold(); /* no path: nothing is locked */
-    cml_gpu_release();
-    cml_gpu_hold_path(path);
-    cml_gpu_hold();
-    cml_gpu_hold();
-    int held = !lock_free(path);
-    cml_gpu_release(); /* inner release: still held */
-    int still = !lock_free(path);
-    cml_gpu_release();
-    int freed = lock_free(path);
-    cml_gpu_hold_path(NULL);
-    ck_assert_msg(held && still && freed, "held %d, after the inner release %d, freed %d", held,
-                  still, freed);
-}
-END_TEST
-
-/* cml-grade grade of a copy of labs/ with --gpu-lock lock; its exit status, *took its time. */
-static int grade_locked(const char *lock, double *took)
-{
-    char dir[CML_PATH], alice[CML_PATH];
-    cml_fmt(dir, sizeof dir, "%s/out1", root);
-    cml_fmt(alice, sizeof alice, "%s/alice", sub);
-    if (access(alice, F_OK) != 0)
-        student("alice", NULL);
-    const char *args[] = { "grade", "--root", root, "--submission", alice, "--out", dir,
-                           "--gpu-lock", lock, "--no-color", NULL };
-    double t0 = cml_now();
-    int rc = cli(args);
-    *took = cml_now() - t0;
-    return rc;
-}
-
-START_TEST(grading_builds_without_the_gpu_lock)
-{
-    char lock[CML_PATH], log[CML_PATH];
-    double took;
-    cml_fmt(lock, sizeof lock, "%s/gpu.lock", root);
-    cml_fmt(log, sizeof log, "%s/nvcc.log", root);
-    setenv("FAKE_NVCC_LOCK", lock, 1); /* the fake nvcc notes LOCKED when it cannot take it */
-    setenv("FAKE_NVCC_LOG", log, 1);
-    int rc = grade_locked(lock, &took);
-    unsetenv("FAKE_NVCC_LOCK");
-    unsetenv("FAKE_NVCC_LOG");
-    char *built = cml_read_text(log, 1 << 16, NULL);
-    ck_assert_msg(rc == 0 && built && strstr(built, "fake.o") && !strstr(built, "LOCKED"),
-                  "exit %d; a build ran while the grading held the GPU lock:\n%s\n%s", rc,
-                  built ? built : "(no nvcc log)", output);
-    free(built);
-}
-END_TEST
-
-START_TEST(grading_holds_the_gpu_lock_while_its_labs_run)
-{
-    char lock[64];
-    double took;
-    snprintf(lock, sizeof lock, "/dev/shm/cml-gpu-lock-%d", (int)getpid()); /* the lab may read /dev */
-    setenv("FAKE_LOCK_HELD", lock, 1);
-    int rc = grade_locked(lock, &took);
-    unsetenv("FAKE_LOCK_HELD");
-    unlink(lock);
-    ck_assert_msg(rc == 0, "exit %d: a lab ran without the GPU lock held:\n%s", rc, output);
-}
-END_TEST
-
-START_TEST(grading_waits_for_the_gpu_lock_to_run)
-{
-    char lock[CML_PATH], hold[CML_PATH + 64];
-    double took;
-    cml_fmt(lock, sizeof lock, "%s/gpu.lock", root);
-    snprintf(hold, sizeof hold, "flock '%s' sleep 3 &", lock); /* another grading's run */
-    ck_assert(system(hold) == 0);
-    nanosleep(&(struct timespec){ 0, 300000000 }, NULL);
-    int rc = grade_locked(lock, &took);
-    ck_assert_msg(rc == 0 && took >= 2.4, "exit %d in %.1f s while another held the GPU lock "
-                  "for 3 s: it ran on the GPU meanwhile\n%s", rc, took, output);
-}
-END_TEST
-
 Suite *batch_suite(void)
 {
     Suite *s = suite_create("batch");
     TCase *tc = tcase_create("batch");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, batch_setup, batch_teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, batch_grades_folders_archives_and_survives_hostile_ones);
     tcase_add_test(tc, batch_unpacks_archives_named_by_a_relative_path);
@@ -396,10 +243,7 @@ Suite *batch_suite(void)
     tcase_add_test(tc, batch_killed_halfway_resumes_without_regrading);
     tcase_add_test(tc, regrade_repeats_the_seed_and_says_what_differs);
     tcase_add_test(tc, slurm_script_and_collect);
-    tcase_add_test(tc, gpu_hold_excludes_other_processes_and_nests);
-    tcase_add_test(tc, grading_builds_without_the_gpu_lock);
-    tcase_add_test(tc, grading_waits_for_the_gpu_lock_to_run);
-    tcase_add_test(tc, grading_holds_the_gpu_lock_while_its_labs_run);
     suite_add_tcase(s, tc);
+    batch_lock_add(s);
     return s;
 }

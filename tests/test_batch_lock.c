@@ -1,0 +1,117 @@
+/* The GPU lock a batch's gradings share (class.h), on the fake repository: held around every
+ * GPU run of a grading, never during its builds, and waited for. Part of the batch suite. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "batch_fixture.h"
+#include "class.h"
+#include "suites.h"
+#include "util.h"
+
+/* Whether another process could take the lock at path right now. */
+static int lock_free(const char *path)
+{
+    char cmd[CML_PATH + 64];
+    snprintf(cmd, sizeof cmd, "flock -n '%s' true", path);
+    return system(cmd) == 0;
+}
+
+START_TEST(gpu_hold_excludes_other_processes_and_nests)
+{
+    char path[CML_PATH];
+    cml_fmt(path, sizeof path, "%s/gpu.lock", root);
+    cml_gpu_hold_path(NULL);
+    cml_gpu_hold(); /* no path: nothing is locked */
+    cml_gpu_release();
+    cml_gpu_hold_path(path);
+    cml_gpu_hold();
+    cml_gpu_hold();
+    int held = !lock_free(path);
+    cml_gpu_release(); /* inner release: still held */
+    int still = !lock_free(path);
+    cml_gpu_release();
+    int freed = lock_free(path);
+    cml_gpu_hold_path(NULL);
+    ck_assert_msg(held && still && freed, "held %d, after the inner release %d, freed %d", held,
+                  still, freed);
+}
+END_TEST
+
+/* cml-grade grade of a copy of labs/ with --gpu-lock lock; its exit status, *took its time. */
+static int grade_locked(const char *lock, double *took)
+{
+    char dir[CML_PATH], alice[CML_PATH];
+    cml_fmt(dir, sizeof dir, "%s/out1", root);
+    cml_fmt(alice, sizeof alice, "%s/alice", sub);
+    if (access(alice, F_OK) != 0)
+        student("alice", NULL);
+    const char *args[] = { "grade", "--root", root, "--submission", alice, "--out", dir,
+                           "--gpu-lock", lock, "--no-color", NULL };
+    double t0 = cml_now();
+    int rc = cli(args);
+    *took = cml_now() - t0;
+    return rc;
+}
+
+START_TEST(grading_builds_without_the_gpu_lock)
+{
+    char lock[CML_PATH], log[CML_PATH];
+    double took;
+    cml_fmt(lock, sizeof lock, "%s/gpu.lock", root);
+    cml_fmt(log, sizeof log, "%s/nvcc.log", root);
+    setenv("FAKE_NVCC_LOCK", lock, 1); /* the fake nvcc notes LOCKED when it cannot take it */
+    setenv("FAKE_NVCC_LOG", log, 1);
+    int rc = grade_locked(lock, &took);
+    unsetenv("FAKE_NVCC_LOCK");
+    unsetenv("FAKE_NVCC_LOG");
+    char *built = cml_read_text(log, 1 << 16, NULL);
+    ck_assert_msg(rc == 0 && built && strstr(built, "fake.o") && !strstr(built, "LOCKED"),
+                  "exit %d; a build ran while the grading held the GPU lock:\n%s\n%s", rc,
+                  built ? built : "(no nvcc log)", output);
+    free(built);
+}
+END_TEST
+
+START_TEST(grading_holds_the_gpu_lock_while_its_labs_run)
+{
+    char lock[64];
+    double took;
+    snprintf(lock, sizeof lock, "/dev/shm/cml-gpu-lock-%d", (int)getpid()); /* the lab may read /dev */
+    setenv("FAKE_LOCK_HELD", lock, 1);
+    int rc = grade_locked(lock, &took);
+    unsetenv("FAKE_LOCK_HELD");
+    unlink(lock);
+    ck_assert_msg(rc == 0, "exit %d: a lab ran without the GPU lock held:\n%s", rc, output);
+}
+END_TEST
+
+START_TEST(grading_waits_for_the_gpu_lock_to_run)
+{
+    char lock[CML_PATH], hold[CML_PATH + 64];
+    double took;
+    cml_fmt(lock, sizeof lock, "%s/gpu.lock", root);
+    snprintf(hold, sizeof hold, "flock '%s' sleep 3 &", lock); /* another grading's run */
+    ck_assert(system(hold) == 0);
+    nanosleep(&(struct timespec){ 0, 300000000 }, NULL);
+    int rc = grade_locked(lock, &took);
+    ck_assert_msg(rc == 0 && took >= 2.4, "exit %d in %.1f s while another held the GPU lock "
+                  "for 3 s: it ran on the GPU meanwhile\n%s", rc, took, output);
+}
+END_TEST
+
+/* Contract in suites.h. */
+void batch_lock_add(Suite *s)
+{
+    TCase *tc = tcase_create("gpu lock");
+    tcase_add_checked_fixture(tc, batch_setup, batch_teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, gpu_hold_excludes_other_processes_and_nests);
+    tcase_add_test(tc, grading_builds_without_the_gpu_lock);
+    tcase_add_test(tc, grading_waits_for_the_gpu_lock_to_run);
+    tcase_add_test(tc, grading_holds_the_gpu_lock_while_its_labs_run);
+    suite_add_tcase(s, tc);
+}
