@@ -81,8 +81,14 @@ void test_fake_tool(const char *dir, const char *name, const char *text, char *p
 /* Contract in helpers.h. */
 int test_exec(char *const argv[], double timeout_s, char **output)
 {
+    return test_exec_in(NULL, argv, timeout_s, output);
+}
+
+/* Contract in helpers.h. */
+int test_exec_in(const char *workdir, char *const argv[], double timeout_s, char **output)
+{
     cml_proc_result r;
-    cml_run(argv, NULL, NULL, -1, timeout_s, 1u << 20, &r);
+    cml_run(argv, NULL, workdir, -1, timeout_s, 1u << 20, &r);
     int rc = r.started && r.exited && !r.timed_out ? r.exit_code : -1;
     if (output) {
         *output = r.output;

@@ -32,6 +32,8 @@ void test_fake_tool(const char *dir, const char *name, const char *text, char *p
 /* Run argv (in the sandbox, up to timeout_s) and return its exit status, or -1 when it did
  * not exit normally; its output goes to *output when non-NULL (free it). */
 int test_exec(char *const argv[], double timeout_s, char **output);
+/* The same in the folder workdir (NULL: here). */
+int test_exec_in(const char *workdir, char *const argv[], double timeout_s, char **output);
 
 /* One line of summary.tsv: lab task status score max_score detail. */
 typedef struct {

@@ -24,15 +24,7 @@ static int script(const char *workdir, char *const args[], double timeout_s, cha
     for (int i = 0; args[i] && n < 35; i++)
         argv[n++] = args[i];
     argv[n] = NULL;
-    cml_proc_result r;
-    cml_run(argv, NULL, workdir, -1, timeout_s, 1u << 20, &r);
-    int rc = r.started && r.exited && !r.timed_out ? r.exit_code : -1;
-    if (output) {
-        *output = r.output;
-        r.output = NULL;
-    }
-    cml_proc_result_free(&r);
-    return rc;
+    return test_exec_in(workdir, argv, timeout_s, output);
 }
 
 /* The last len-1 bytes of text (whole when shorter) into buf, without the final newline. */
