@@ -21,6 +21,7 @@ START_TEST(batch_grades_folders_archives_and_survives_hostile_ones)
     student("alice", NULL);
     student("bob", "BROKEN\n");
     student("eve", "HANG\n"); /* its build never ends: the batch's timeout must stop it */
+    student("tab\tname", NULL); /* a tab would break plan.tsv's columns */
     sh("tar -czf %s/carol.tar.gz -C %s/labs .", sub, root);
     sh("head -c 3000 /dev/urandom > %s/dave.tar.gz; echo notes > '%s/readme.txt'", sub, sub);
     const char *args[] = { "batch", "--root", root, "--submissions", sub, "--out", out,
@@ -38,6 +39,9 @@ START_TEST(batch_grades_folders_archives_and_survives_hostile_ones)
                   "carol %s, dave %s (%s), eve %s; output:\n%s", rc, a.state, a.score, a.max,
                   b.state, b.score, b.max, c.state, d.state, d.why, e.state, output);
     ck_assert_msg(took < 60, "the hanging submission held the batch for %.0f s", took);
+    cml_student_status t = status_of("tab_name");
+    ck_assert_msg(strcmp(t.state, "unusable") == 0 && strstr(t.why, "tab"), "tab_name: %s %s",
+                  t.state, t.why);
     char path[CML_PATH];
     cml_fmt(path, sizeof path, "%s/gradebook.csv", out);
     char *book = cml_read_text(path, 1 << 20, NULL);

@@ -122,7 +122,10 @@ static void add_entry(cml_plan *p, const char *from, const char *d, const char *
     memset(e, 0, sizeof *e);
     safe_name(kind ? stem : d, p, e->name, sizeof e->name);
     e->seed = cml_random_seed();
-    if (!kind) {
+    if (strpbrk(path, "\t\n\r")) { /* plan.tsv is tab-separated, one entry a line */
+        snprintf(e->unusable, sizeof e->unusable, "not graded: its name holds a tab or a line "
+                 "break; rename it");
+    } else if (!kind) {
         char *real = realpath(path, NULL);
         snprintf(e->path, sizeof e->path, "%s", real ? real : path);
         free(real);
