@@ -47,6 +47,15 @@ cmd_check() {
         echo "not found:$missing (apt-get install slurm-wlm munge)"
         return 1
     fi
+    # a container may deny device nodes (no CAP_MKNOD): then the fake GPUs cannot exist
+    local t
+    t="$(mktemp -d)"
+    if ! mknod "$t/probe" c 1 3 2>/dev/null; then
+        rm -rf "$t"
+        echo "cannot create device nodes here (no CAP_MKNOD?): the fake GPUs need them"
+        return 1
+    fi
+    rm -rf "$t"
 }
 
 # PATH for clients and daemons: the folders of the programs first.
