@@ -249,5 +249,6 @@ Suite *batch_suite(void)
     tcase_add_test(tc, slurm_script_and_collect);
     suite_add_tcase(s, tc);
     batch_lock_add(s);
+    batch_progress_add(s);
     return s;
 }
