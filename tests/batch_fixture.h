@@ -1,4 +1,4 @@
-/* What tests/test_batch.c and tests/test_batch_lock.c share: a fake repository (fake_root.c) in
+/* What tests/test_batch*.c and tests/test_calibration_cli.c share: a fake repository (fake_root.c) in
  * `root`, student folders under `sub`, a batch's output folder `out`, and the CLI. */
 #ifndef CML_TESTS_BATCH_FIXTURE_H
 #define CML_TESTS_BATCH_FIXTURE_H

@@ -7,42 +7,26 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "batch_fixture.h"
 #include "calibration.h"
 #include "helpers.h"
 #include "suites.h"
 #include "util.h"
 
-static char root[64], sub[CML_PATH], cal_file[CML_PATH], out[CML_PATH];
-static char *output;
+static char cal_file[CML_PATH], subm[CML_PATH]; /* the calibration; the submission */
 
 static void setup(void)
 {
-    test_tmpdir(root, sizeof root);
-    fake_root_make(root, 20, 20);
+    batch_setup();
     unsetenv("FAKE_REF_MS");
-    cml_fmt(sub, sizeof sub, "%s/labs", root);
+    cml_fmt(subm, sizeof subm, "%s/labs", root);
     cml_fmt(cal_file, sizeof cal_file, "%s/fake.cal", root);
-    output = NULL;
 }
 
 static void teardown(void)
 {
-    free(output);
     unsetenv("FAKE_REF_MS");
-    cml_rmtree(root);
-}
-
-/* cml-grade with args (NULL-terminated, after the program); its exit status, output kept. */
-static int cli(const char *const *args)
-{
-    char *argv[32] = { (char *)test_path("build/cml-grade") };
-    int n = 1;
-    for (; args[n - 1] && n < 31; n++)
-        argv[n] = (char *)args[n - 1];
-    argv[n] = NULL;
-    free(output);
-    output = NULL;
-    return test_exec(argv, 120, &output);
+    batch_teardown();
 }
 
 /* `calibrate` of both fake labs into cal_file; asserts it worked. */
@@ -57,7 +41,7 @@ static void calibrate(void)
 static int grade(const char *name, const char *cal)
 {
     cml_fmt(out, sizeof out, "%s/%s", root, name);
-    const char *args[] = { "grade", "--root", root, "--submission", sub, "--out", out,
+    const char *args[] = { "grade", "--root", root, "--submission", subm, "--out", out,
                            "--seed", "42", "--no-color", cal ? "--calibration" : NULL, cal,
                            NULL };
     return cli(args);
