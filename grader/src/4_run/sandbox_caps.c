@@ -203,10 +203,8 @@ static int confine_path(char *prog, size_t len)
     const char *named = getenv("CML_CONFINE");
     if (named)
         return cml_fmt(prog, len, "%s", named);
-    ssize_t n = readlink("/proc/self/exe", prog, len - 1);
-    if (n <= 0)
+    if (cml_self_exe(prog, len) < 0)
         return -1;
-    prog[n] = '\0';
     char *slash = strrchr(prog, '/');
     return slash ? cml_fmt(slash + 1, len - (size_t)(slash + 1 - prog), "cml-confine") : -1;
 }

@@ -5,6 +5,7 @@
 #include "batch_child.h"
 #include "util.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -13,18 +14,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* This program's own path, so a child runs the same grader the batch is. */
-static void self_exe(char *buf, size_t len)
-{
-    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-    buf[n > 0 ? n : 0] = '\0';
-}
-
 /* Contract in batch_child.h. */
 pid_t cml_child_start(char *const args[], const char *gpu, const char *log_path)
 {
-    char exe[CML_PATH];
-    self_exe(exe, sizeof exe);
+    char exe[CML_PATH]; /* this same program: a child runs the grader the batch is */
+    if (cml_self_exe(exe, sizeof exe) < 0)
+        return -1;
     pid_t pid = fork();
     if (pid != 0)
         return pid; /* the parent, or -1 */
@@ -52,6 +47,16 @@ pid_t cml_child_start(char *const args[], const char *gpu, const char *log_path)
     argv[a] = NULL;
     execv(exe, argv);
     _exit(127);
+}
+
+/* Contract in batch_child.h. */
+int cml_child_run(char *const args[], const char *gpu, const char *log_path)
+{
+    pid_t pid = cml_child_start(args, gpu, log_path);
+    int ws = 0;
+    while (pid > 0 && waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+        ;
+    return pid > 0 ? ws : -1;
 }
 
 /* The last "Score: x/y" of a grading's log into score and max; 0 when found. */

@@ -11,6 +11,10 @@
  * The child's pid, or -1. */
 pid_t cml_child_start(char *const args[], const char *gpu, const char *log_path);
 
+/* cml_child_start, then wait for it: its wait status (waitpid's), or -1 when it could not
+ * start. */
+int cml_child_run(char *const args[], const char *gpu, const char *log_path);
+
 /* How a grading child ended (waitpid's status; timed_out when the batch killed it), read with
  * its log: `graded` with the log's Score line, else error, killed or timeout with why. */
 void cml_child_status(int wstatus, int timed_out, const char *log_path, double timeout_s,

@@ -7,7 +7,6 @@
 #include "batch_child.h"
 #include "util.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -35,11 +34,8 @@ void cml_batch_calibrate(cml_batch *b)
     char *args[] = { "calibrate", "--out", path, b->root ? "--root" : NULL, (char *)b->root,
                      NULL };
     double t0 = cml_now();
-    pid_t pid = cml_child_start(args, b->gpu[0], log);
-    int ws = 0;
-    while (pid > 0 && waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-        ;
-    int ok = pid > 0 && WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
+    int ws = cml_child_run(args, b->gpu[0], log);
+    int ok = ws >= 0 && WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
     if (ok)
         snprintf(b->cal_path, sizeof b->cal_path, "%s", path);
     snprintf(line, sizeof line, ok ? "calibration: %s written in %.1f s on GPU %s"

@@ -4,7 +4,6 @@
 #include "batch_child.h"
 #include "util.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -208,11 +207,8 @@ int cml_batch_one(cml_batch *b)
         cml_fmt(log, sizeof log, "%s/grade.log", dir);
         cml_batch_grade_args(b, b->index, -1, args, buf);
         double t0 = cml_now();
-        pid_t pid = cml_mkdirs(dir) == 0 ? cml_child_start(args, "", log) : -1;
-        int ws = 0;
-        while (pid > 0 && waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-            ;
-        cml_child_status(pid > 0 ? ws : 2 << 8, 0, log, b->timeout_s, &st);
+        int ws = cml_mkdirs(dir) == 0 ? cml_child_run(args, "", log) : -1;
+        cml_child_status(ws >= 0 ? ws : 2 << 8, 0, log, b->timeout_s, &st);
         st.seconds = cml_now() - t0;
     }
     const char *gpu = getenv("CUDA_VISIBLE_DEVICES"); /* the one Slurm gave this task */

@@ -31,9 +31,7 @@ static void quoted(FILE *f, const char *s)
 static int write_script(const slurm_cli *c, const char *out, int n, const char *path)
 {
     char exe[CML_PATH];
-    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[k > 0 ? k : 0] = '\0';
-    FILE *f = fopen(path, "w");
+    FILE *f = cml_self_exe(exe, sizeof exe) == 0 ? fopen(path, "w") : NULL;
     if (!f)
         return -1;
     fprintf(f, "#!/bin/bash\n# Written by cml-grade slurm: one student per array task.\n"

@@ -132,17 +132,25 @@ uint64_t cml_fnv1a(uint64_t h, const void *p, size_t n)
     return h;
 }
 
+/* Contract in util.h. */
+int cml_self_exe(char *buf, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    return 0;
+}
+
 /* The root is the parent of the folder that holds the running executable. */
 int cml_find_root(char *buf, size_t len, char *err, size_t errlen)
 {
     char exe[CML_PATH];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) {
+    if (cml_self_exe(exe, sizeof exe) < 0) {
         snprintf(err, errlen, "cannot read /proc/self/exe (%s): pass --root DIR, the repository's "
                  "top folder", strerror(errno));
         return -1;
     }
-    exe[n] = '\0';
     for (int up = 0; up < 2; up++) {
         char *slash = strrchr(exe, '/');
         if (!slash || slash == exe) {
