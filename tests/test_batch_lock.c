@@ -103,6 +103,21 @@ START_TEST(grading_waits_for_the_gpu_lock_to_run)
 }
 END_TEST
 
+START_TEST(calibrate_holds_the_gpu_lock_for_its_probe_and_runs)
+{
+    char lock[64], cal[CML_PATH];
+    snprintf(lock, sizeof lock, "/dev/shm/cml-gpu-lock-%d", (int)getpid());
+    cml_fmt(cal, sizeof cal, "%s/c.cal", root);
+    setenv("FAKE_LOCK_HELD", lock, 1); /* the fake probe and labs exit 9 when it is free */
+    const char *args[] = { "calibrate", "--root", root, "--out", cal, "--gpu-lock", lock, NULL };
+    int rc = cli(args);
+    unsetenv("FAKE_LOCK_HELD");
+    unlink(lock);
+    ck_assert_msg(rc == 0, "exit %d: the probe or a reference ran without the lock:\n%s", rc,
+                  output);
+}
+END_TEST
+
 /* Contract in suites.h. */
 void batch_lock_add(Suite *s)
 {
@@ -113,5 +128,6 @@ void batch_lock_add(Suite *s)
     tcase_add_test(tc, grading_builds_without_the_gpu_lock);
     tcase_add_test(tc, grading_waits_for_the_gpu_lock_to_run);
     tcase_add_test(tc, grading_holds_the_gpu_lock_while_its_labs_run);
+    tcase_add_test(tc, calibrate_holds_the_gpu_lock_for_its_probe_and_runs);
     suite_add_tcase(s, tc);
 }

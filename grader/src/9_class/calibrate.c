@@ -75,9 +75,9 @@ static int measure_lab(const char *root, const cml_build *b, uint64_t seed,
     return rc;
 }
 
-/* Build every lab's reference at once, then run them one by one (the GPU one run at a time,
- * under the batch's lock when given); stops at the first lab that fails. 0, or 2. */
-static int measure_labs(const char *root, const cml_lab_spec *specs, int n, const char *lock_path,
+/* Build every lab's reference at once, then run them one by one (each run holds the batch's
+ * GPU lock when one was given: cml_gpu_hold_path); stops at the first lab that fails. 0, or 2. */
+static int measure_labs(const char *root, const cml_lab_spec *specs, int n,
                         cml_calibration *cal)
 {
     char cache[CML_PATH];
@@ -86,10 +86,9 @@ static int measure_labs(const char *root, const cml_lab_spec *specs, int n, cons
         return 2;
     cml_fmt(cache, sizeof cache, "%s/build/cache", root);
     build_references(root, cache, specs, n, cal->cc, b);
-    int rc = 0, lock = cml_gpu_lock(lock_path, stderr); /* a batch's drift check */
+    int rc = 0;
     for (int i = 0; rc == 0 && i < n; i++)
         rc = measure_lab(root, &b[i], CAL_SEED, cal) < 0 ? 2 : 0;
-    cml_gpu_unlock(lock);
     for (int i = 0; i < n; i++) {
         cml_build_free(&b[i]);
         if (b[i].dir[0])
@@ -265,13 +264,14 @@ int cml_cmd_calibrate(int argc, char **argv)
     cml_lab_spec *specs = calloc(CML_MAX_LABS, sizeof *specs);
     cml_calibration *cal = calloc(2, sizeof *cal); /* [0] measured now, [1] the file */
     int n = specs && cal ? pick_labs(&c, root, specs) : -1;
+    cml_gpu_hold_path(c.gpu_lock); /* a drift check: the probe and each run hold it */
     rc = n <= 0 ? 2 : probe_gpu(root, &cal[0]);
     if (rc == 0 && c.check && cml_cal_load(c.check, &cal[1], err, sizeof err) < 0) {
         fprintf(stderr, "cml-grade calibrate: %s\n", err);
         rc = 2;
     }
     if (rc == 0)
-        rc = measure_labs(root, specs, n, c.gpu_lock, &cal[0]);
+        rc = measure_labs(root, specs, n, &cal[0]);
     if (rc == 0 && c.check) {
         rc = compare(&cal[0], &cal[1], c.tol);
     } else if (rc == 0) {
