@@ -294,8 +294,37 @@ static int lock_not_held(void)
     return 1;
 }
 
+/* --hold, as the probe's binary (common/probe.cu): with FAKE_HOLD_LOG set, note the start and
+ * the end of the hold there with whether the GPU lock of FAKE_LOCK_HELD was held, say "1", wait
+ * for EOF on stdin; without it, refuse the argument as before. */
+static int fake_hold(void)
+{
+    const char *log = getenv("FAKE_HOLD_LOG"), *lock = getenv("FAKE_LOCK_HELD");
+    if (!log)
+        return 2;
+    for (int end = 0; end < 2; end++) {
+        int fd = lock ? open(lock, O_RDONLY) : -1;
+        int held = fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) < 0;
+        if (fd >= 0)
+            close(fd);
+        FILE *f = fopen(log, "a");
+        if (f) {
+            fprintf(f, "%s %d %s\n", end ? "let-go" : "hold", (int)getpid(),
+                    held ? "locked" : "unlocked");
+            fclose(f);
+        }
+        char c;
+        if (!end && write(1, "1", 1) == 1)
+            while (read(0, &c, 1) > 0)
+                ;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--hold") == 0)
+        return fake_hold();
     if (lock_not_held())
         return 9;
     const char *fd = getenv("CML_RESULT_FD"), *dir = NULL, *ms_env = getenv("FAKE_REF_MS");

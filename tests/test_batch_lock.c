@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -118,6 +119,38 @@ START_TEST(calibrate_holds_the_gpu_lock_for_its_probe_and_runs)
 }
 END_TEST
 
+/* The CUDA context the probe's binary keeps open (probe.c) starts and ends while the grading
+ * holds the GPU lock, and ends with the grading; CML_HOLD_CONTEXT=0 keeps none. */
+START_TEST(held_context_starts_and_ends_under_the_gpu_lock)
+{
+    char lock[64], log[CML_PATH];
+    double took;
+    snprintf(lock, sizeof lock, "/dev/shm/cml-gpu-lock-%d", (int)getpid());
+    cml_fmt(log, sizeof log, "%s/hold.log", root);
+    setenv("FAKE_LOCK_HELD", lock, 1);
+    setenv("FAKE_HOLD_LOG", log, 1);
+    int rc = grade_locked(lock, &took);
+    char *text = cml_read_text(log, 4096, NULL);
+    int pid = 0, pid2 = -1;
+    char a[16] = "", b[16] = "";
+    int n = text ? sscanf(text, "hold %d %15s\nlet-go %d %15s", &pid, a, &pid2, b) : 0;
+    free(text);
+    unlink(log);
+    setenv("CML_HOLD_CONTEXT", "0", 1);
+    int rc2 = grade_locked(lock, &took);
+    unsetenv("CML_HOLD_CONTEXT");
+    text = cml_read_text(log, 4096, NULL);
+    unsetenv("FAKE_LOCK_HELD");
+    unsetenv("FAKE_HOLD_LOG");
+    unlink(lock);
+    ck_assert_msg(rc == 0 && n == 4 && pid == pid2 && strcmp(a, "locked") == 0 &&
+                  strcmp(b, "locked") == 0, "exit %d; hold log: pid %d %s, pid %d %s\n%s", rc,
+                  pid, a, pid2, b, output);
+    ck_assert_msg(kill(pid, 0) != 0, "the context keeper %d outlived its grading", pid);
+    ck_assert_msg(rc2 == 0 && !text, "CML_HOLD_CONTEXT=0 (exit %d): %s", rc2, text);
+}
+END_TEST
+
 /* Contract in suites.h. */
 void batch_lock_add(Suite *s)
 {
@@ -129,5 +162,6 @@ void batch_lock_add(Suite *s)
     tcase_add_test(tc, grading_waits_for_the_gpu_lock_to_run);
     tcase_add_test(tc, grading_holds_the_gpu_lock_while_its_labs_run);
     tcase_add_test(tc, calibrate_holds_the_gpu_lock_for_its_probe_and_runs);
+    tcase_add_test(tc, held_context_starts_and_ends_under_the_gpu_lock);
     suite_add_tcase(s, tc);
 }

@@ -3,7 +3,8 @@
  * domain is wide. The lab they start must not inherit it: the tool starts cml-confine, which
  * confines the lab again. A fake compute-sanitizer here runs its target as the real one does
  * (everything from ./confine or ./lab on), writes to its --log-file, and copies the lab's
- * attack.log out afterwards, with the tool's own rights. Each refusal has a counterpart with
+ * attack.log out afterwards, with the tool's own rights, and waits, as the real ones do, for
+ * every process of the run to end (here: a daemon the lab started). Each refusal has a counterpart with
  * cml-confine left out (CML_SANDBOX_RELAX=noconfine) where the same attack works: the refusal
  * is cml-confine's. */
 #include <check.h>
@@ -31,6 +32,7 @@ static const char TOOL[] =
     "if [ \"$FAKE_TOOL_MODE\" = badconfine ]; then a=$1; b=$2; c=$3; shift 3; "
     "set -- \"$a\" \"$b\" \"$c\" --bogus x \"$@\"; fi\n"
     "\"$@\"; rc=$?\ncp attack.log \"$FAKE_TOOL_LOG\" 2>/dev/null\n"
+    "[ -f daemon.pid ] && while kill -0 $(cat daemon.pid) 2>/dev/null; do sleep 0.05; done\n"
     "echo '========= ERROR SUMMARY: 0 errors'\nexit $rc\n";
 
 static char dir[64], other[64], log_path[CML_PATH], victim[CML_PATH];
@@ -177,6 +179,22 @@ START_TEST(missing_confine_is_not_checked_and_never_runs_loose)
 }
 END_TEST
 
+/* A daemon the lab leaves behind ends with the lab (cml-confine kills it), so the tool, which
+ * waits for it, stops at once: before, a daemon kept every sanitizer run of its lab going until
+ * the tool's time limit (3x the lab's), 60 s of a batch's GPU on an H100. */
+START_TEST(daemon_ends_with_the_lab_under_a_tool)
+{
+    setenv("FAKE_DAEMON_S", "20", 1);
+    const double t0 = cml_now();
+    cml_tech_result out = sanitize_with("attack_daemon", victim);
+    const double took = cml_now() - t0;
+    unsetenv("FAKE_DAEMON_S");
+    ck_assert_msg(out.state == CML_TECH_PASSED, "%s", out.detail);
+    ck_assert_msg(took < 8, "the tool run took %.1f s: it waited for the daemon", took);
+    ck_assert_int_eq(attempt_errno(), 0); /* the daemon did start */
+}
+END_TEST
+
 /* Adds the tool-run tests to the sandbox suite; how many confined ones were left out (no
  * Landlock here). */
 int sandbox_tool_add(Suite *s)
@@ -189,6 +207,7 @@ int sandbox_tool_add(Suite *s)
     tcase_add_test(tc, missing_confine_is_not_checked_and_never_runs_loose);
     tcase_add_test(tc, confine_failure_is_not_checked);
     tcase_add_test(tc, lab_under_a_tool_runs_a_shell_without_confine);
+    tcase_add_test(tc, daemon_ends_with_the_lab_under_a_tool);
     tcase_add_test(tc, lab_under_a_tool_writes_tmp_without_confine);
     if (confined) {
         tcase_add_test(tc, lab_under_a_tool_cannot_run_a_shell);

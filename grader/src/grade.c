@@ -311,6 +311,7 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
     for (int i = 0; i < nspecs; i++)
         finish_lab(o, &specs[i], &lb[i], &ro, g, t0);
     sanitize_all(o, lb, &ro, g, t0);
+    cml_probe_let_go(); /* the GPU work is over */
     cml_cal_free(&cal);
     free(lb);
     if (!o->keep)

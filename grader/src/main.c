@@ -164,8 +164,14 @@ static int cmd_grade(cli *c)
         fprintf(stderr, "cml-grade: %s\n", err);
         rc = 2;
     } else {
-        snprintf(timing, sizeof timing, "graded %d lab%s in %.1f s (builds %.1f s)\n", g->nlabs,
-                 g->nlabs == 1 ? "" : "s", g->wall_s, build_s);
+        double gpu_s, waited_s;
+        cml_gpu_hold_times(&gpu_s, &waited_s);
+        snprintf(timing, sizeof timing, "graded %d lab%s in %.1f s (builds %.1f s, GPU runs "
+                 "%.1f s%s", g->nlabs, g->nlabs == 1 ? "" : "s", g->wall_s, build_s, gpu_s,
+                 c->gpu_lock ? "" : ")\n");
+        if (c->gpu_lock)
+            snprintf(timing + strlen(timing), sizeof timing - strlen(timing),
+                     ", waiting for the GPU %.1f s)\n", waited_s);
         print_report(g, !c->no_color && isatty(1) && !getenv("NO_COLOR"), timing);
         int full = g->have_gpu && g->max_score > 0 && g->score >= g->max_score - 1e-9;
         rc = full ? 0 : 1;

@@ -19,6 +19,11 @@ typedef struct {
  * no file of root/common is newer, else built once into cache_dir. */
 void cml_probe(const char *root, const char *cache_dir, cml_probe_result *p);
 
+/* With a GPU found, cml_probe also leaves the probe's binary holding a CUDA context open
+ * (probe.c says why; CML_HOLD_CONTEXT=0: not). cml_probe_let_go ends it: the grading's last
+ * GPU step (it also ends with this process). */
+void cml_probe_let_go(void);
+
 /* Copy the probe's findings into the grading record (have_gpu, reason, GPU fields). */
 void cml_probe_fill(const cml_probe_result *p, cml_grading *g);
 

@@ -109,6 +109,11 @@ typedef struct {
 _Noreturn void cml_reaper_main(void (*start)(void *), void *arg, double deadline,
                                uint64_t mem_cap, int report_fd, const int drop[2]);
 
+/* In cml-confine, a child subreaper whose child `lab` runs under a tool: wait for the lab,
+ * then kill and reap every descendant it left (a daemon would otherwise keep the tool, which
+ * waits for every process it follows, running to its time limit). The lab's wait status. */
+int cml_reaper_wait(pid_t lab);
+
 /* Close every descriptor from 3 up but those in keep[0..n-1] (async-signal-safe). */
 void cml_close_all_but(const int *keep, int n);
 

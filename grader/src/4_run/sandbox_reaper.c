@@ -213,6 +213,24 @@ _Noreturn void cml_reaper_main(void (*start)(void *), void *arg, double deadline
     _exit(lab > 0 ? 0 : 1);
 }
 
+/* Contract in sandbox.h. */
+int cml_reaper_wait(pid_t lab)
+{
+    int st = 0, ended = 0, strays = 0;
+    while (!ended) {
+        int s;
+        pid_t got = waitpid(-1, &s, __WALL); /* orphans that end first are reaped on the way */
+        if (got == lab) {
+            st = s;
+            ended = 1;
+        } else if (got < 0 && errno != EINTR) {
+            break;
+        }
+    }
+    reap_all((int)getpid(), lab, &st, &ended, &strays);
+    return st;
+}
+
 /* Contract in sandbox.h. close_range over the gaps between the kept descriptors; a loop of
  * close() on kernels without it. */
 void cml_close_all_but(const int *keep, int n)

@@ -82,7 +82,7 @@ static void judge(cml_sanitize_job *j, const cml_proc_result *r, int ncases)
 void cml_sanitize_job_run(cml_sanitize_job *j)
 {
     char cs[CML_PATH], seed[32], cases[CML_MAX_CASES][200];
-    char *argv[12 + 2 * CML_MAX_CASES];
+    char *argv[14 + 2 * CML_MAX_CASES];
     double t0 = cml_now();
     int a = 0, n = 0;
     memset(&j->out, 0, sizeof j->out);
@@ -99,8 +99,10 @@ void cml_sanitize_job_run(cml_sanitize_job *j)
         return;
     }
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)j->seed);
-    const char *head[] = {cs, "--tool", cml_sanitizer_name(j->tool), "--error-exitcode",
-                          CML_SANITIZE_ERROR_EXIT, "./lab", "--seed", seed, "--no-output"};
+    /* every process: the lab is cml-confine's child (confine_main.c) */
+    const char *head[] = {cs, "--tool", cml_sanitizer_name(j->tool), "--target-processes", "all",
+                          "--error-exitcode", CML_SANITIZE_ERROR_EXIT, "./lab", "--seed", seed,
+                          "--no-output"};
     for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
         argv[a++] = (char *)head[i];
     for (int i = 0; i < n; i++) {

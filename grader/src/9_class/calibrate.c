@@ -272,6 +272,7 @@ int cml_cmd_calibrate(int argc, char **argv)
     }
     if (rc == 0)
         rc = measure_labs(root, specs, n, &cal[0]);
+    cml_probe_let_go(); /* the GPU work is over */
     if (rc == 0 && c.check) {
         rc = compare(&cal[0], &cal[1], c.tol);
     } else if (rc == 0) {

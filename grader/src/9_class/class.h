@@ -20,6 +20,9 @@ void cml_gpu_unlock(int fd);
 void cml_gpu_hold_path(const char *path);
 void cml_gpu_hold(void);
 void cml_gpu_release(void);
+/* Seconds so far inside the holds (the GPU runs, lock or not) and waiting for the lock: what a
+ * grading costs a shared GPU, and what sharing cost it. */
+void cml_gpu_hold_times(double *held, double *waited);
 
 /* The commands; argv[0] is the command's name. Each returns the exit status. */
 int cml_cmd_calibrate(int argc, char **argv);

@@ -1,5 +1,6 @@
 /* The GPU lock (class.h): a flock on a file that every grading of one GPU shares. */
 #include "class.h"
+#include "util.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -29,6 +30,7 @@ void cml_gpu_unlock(int fd)
  * is held as one run by the thread that starts it). */
 static const char *hold_path;
 static int hold_fd = -1, hold_depth;
+static double held_s, waited_s, since; /* for cml_gpu_hold_times */
 
 /* Contract in class.h. */
 void cml_gpu_hold_path(const char *path)
@@ -39,15 +41,28 @@ void cml_gpu_hold_path(const char *path)
 /* Contract in class.h. */
 void cml_gpu_hold(void)
 {
-    if (hold_path && hold_depth++ == 0)
+    if (hold_depth++ > 0)
+        return;
+    const double asked = cml_now();
+    if (hold_path)
         hold_fd = cml_gpu_lock(hold_path, stderr);
+    since = cml_now();
+    waited_s += since - asked;
 }
 
 /* Contract in class.h. */
 void cml_gpu_release(void)
 {
-    if (!hold_path || hold_depth == 0 || --hold_depth > 0)
+    if (hold_depth == 0 || --hold_depth > 0)
         return;
+    held_s += cml_now() - since;
     cml_gpu_unlock(hold_fd);
     hold_fd = -1;
+}
+
+/* Contract in class.h. */
+void cml_gpu_hold_times(double *held, double *waited)
+{
+    *held = held_s;
+    *waited = waited_s;
 }
