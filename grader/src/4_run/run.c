@@ -144,7 +144,7 @@ static _Noreturn void supervisor(child_plan *p)
     int keep[] = { p->devnull, p->out_w, p->err_w, p->result_fd, p->ruleset_fd, p->report_w };
     cml_close_all_but(keep, 6);
     int drop[2] = { p->out_w, p->err_w };
-    cml_reaper_main(lab_start, p, p->deadline, p->mem_cap, p->report_w, drop);
+    cml_reaper_main(lab_start, p, p->deadline, p->mem_cap, p->report_w, drop, p->tool);
 }
 
 /* The supervisor's account of the lab process (none when the backstop had to kill it). */

@@ -105,14 +105,11 @@ typedef struct {
  * subreaper, fork the lab process (which calls start(arg) and never returns), wait for it until
  * `deadline` (cml_now() seconds), watch the tree's resident memory against mem_cap, then kill
  * every descendant and write a cml_reaper_report to report_fd. The caller closes, after the
- * fork, what only the lab process needs: pass those in `drop`, -1 for none. Never returns. */
+ * fork, what only the lab process needs: pass those in `drop`, -1 for none. With `tool` (the
+ * child is ncu or compute-sanitizer, the lab its descendant), every other process that becomes
+ * our child while it runs is killed at once. Never returns. */
 _Noreturn void cml_reaper_main(void (*start)(void *), void *arg, double deadline,
-                               uint64_t mem_cap, int report_fd, const int drop[2]);
-
-/* In cml-confine, a child subreaper whose child `lab` runs under a tool: wait for the lab,
- * then kill and reap every descendant it left (a daemon would otherwise keep the tool, which
- * waits for every process it follows, running to its time limit). The lab's wait status. */
-int cml_reaper_wait(pid_t lab);
+                               uint64_t mem_cap, int report_fd, const int drop[2], int tool);
 
 /* Close every descriptor from 3 up but those in keep[0..n-1] (async-signal-safe). */
 void cml_close_all_but(const int *keep, int n);

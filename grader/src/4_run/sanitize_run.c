@@ -99,7 +99,7 @@ void cml_sanitize_job_run(cml_sanitize_job *j)
         return;
     }
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)j->seed);
-    /* every process: the lab is cml-confine's child (confine_main.c) */
+    /* every process the lab starts: none can run kernels out of the tool's sight */
     const char *head[] = {cs, "--tool", cml_sanitizer_name(j->tool), "--target-processes", "all",
                           "--error-exitcode", CML_SANITIZE_ERROR_EXIT, "./lab", "--seed", seed,
                           "--no-output"};
