@@ -8,19 +8,14 @@
  * started, the reason goes to DIR/confine.failed, so the grader tells "the grader's machine
  * failed" (not checked) from "the lab did not run its kernels" (failed), which a lab could
  * otherwise fake with an exit status. --relax: CML_SANDBOX_RELAX's diagnosis list for this
- * inner domain, never for grading. The lab runs as a child: when it ends, whatever it left
- * behind is killed (the tool waits for every process it follows: a daemon kept one running to
- * its time limit, holding the GPU, 60 s on an H100), and this program ends as the lab did. */
+ * inner domain, never for grading. */
 #include "sandbox.h"
 #include "util.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <signal.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define FAIL 125 /* the lab never started */
@@ -70,22 +65,8 @@ int main(int argc, char **argv)
         close(rs);
     }
     unsetenv("CML_SANDBOX_RELAX");
-    if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
-        fail("cannot become the lab's subreaper", strerror(errno));
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
-        fail("cannot start the lab", strerror(errno));
-    if (pid == 0) {
-        execv(prog, lab);
-        /* the report folder is out of reach now: the tool sees the status and the message */
-        report = NULL;
-        fail("cannot execute the lab", strerror(errno));
-    }
-    int st = cml_reaper_wait(pid);
-    if (WIFSIGNALED(st)) { /* end as the lab did, so the tool reports the same */
-        signal(WTERMSIG(st), SIG_DFL);
-        raise(WTERMSIG(st));
-    }
-    return WIFEXITED(st) ? WEXITSTATUS(st) : FAIL;
+    execv(prog, lab);
+    /* the report folder is out of reach now: the tool sees the status and the message */
+    report = NULL;
+    fail("cannot execute the lab", strerror(errno));
 }
