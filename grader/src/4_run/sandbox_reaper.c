@@ -23,7 +23,7 @@
 
 /* One /proc scan's table, shared by the memory watch and the killing (the supervisor is
  * single-threaded). */
-static int scan_pid[MAX_PROCS], scan_ppid[MAX_PROCS];
+static int scan_pid[MAX_PROCS], scan_ppid[MAX_PROCS], scan_sid[MAX_PROCS];
 
 struct dirent64_raw {
     uint64_t ino;
@@ -70,8 +70,8 @@ static int read_proc(int pid, const char *what, char *buf, size_t len)
     return 0;
 }
 
-/* Every process's pid and parent pid (n of them). */
-static int scan(int *pid, int *ppid)
+/* Every process's pid, parent pid and session (n of them). */
+static int scan(int *pid, int *ppid, int *sid)
 {
     char buf[8192], stat[512];
     int fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), n = 0;
@@ -90,8 +90,14 @@ static int scan(int *pid, int *ppid)
             char *close_paren = strrchr(stat, ')'); /* the name may hold spaces and ')' */
             if (!close_paren || strlen(close_paren) < 5)
                 continue;
+            const char *f = close_paren + 4; /* ") S ppid pgrp session" */
             pid[n] = p;
-            ppid[n++] = (int)parse_long(close_paren + 4); /* ") S 1234" */
+            ppid[n] = (int)parse_long(f);
+            for (int skip = 0; skip < 2 && *f; skip++) {
+                while (*f && *f != ' ') f++;
+                f += *f == ' ';
+            }
+            sid[n++] = (int)parse_long(f);
         }
     }
     close(fd);
@@ -118,7 +124,7 @@ static uint64_t tree_rss(int self)
 {
     int *pid = scan_pid, *ppid = scan_ppid;
     char statm[128];
-    int n = scan(pid, ppid);
+    int n = scan(pid, ppid, scan_sid);
     uint64_t pages = 0;
     for (int i = 0; i < n; i++)
         if (descends(i, self, pid, ppid, n) && read_proc(pid[i], "statm", statm, sizeof statm) == 0) {
@@ -134,20 +140,30 @@ static uint64_t tree_rss(int self)
 static int kill_children(int self, pid_t spare)
 {
     int *pid = scan_pid, *ppid = scan_ppid;
-    int n = scan(pid, ppid), killed = 0;
+    int n = scan(pid, ppid, scan_sid), killed = 0;
     for (int i = 0; i < n; i++)
         if (ppid[i] == self && pid[i] != spare && kill(pid[i], SIGKILL) == 0)
             killed++;
     return killed;
 }
 
-/* Under a tool, while it runs: any other child of ours is an orphan of the lab (a daemon) and
- * dies now, since the tool waits for every process it follows (compute-sanitizer kept running
- * to its time limit, the GPU held, 60 s on an H100): killed, reaped, counted as strays. The
- * tool's own end, met here, goes into rep. */
+/* Under a tool, while it runs, a daemon of the lab dies now, since the tool waits for every
+ * process it follows (compute-sanitizer kept running to its time limit, the GPU held, 60 s on an
+ * H100): any child of ours but the tool (an orphan), and any process of our tree in a session of
+ * its own (setsid: compute-sanitizer's launcher is a subreaper, so a daemon's orphan goes to it,
+ * not to us; the tools start none, measured on an H100). Killed, reaped, counted as strays; the
+ * tool's own end, met here, goes into rep. A daemon that keeps the session still holds the tool
+ * to its limit, and its runs are `not checked`. */
 static void kill_orphans(int self, pid_t tool, cml_reaper_report *rep, int *strays)
 {
-    if (kill_children(self, tool) == 0)
+    int *pid = scan_pid, *ppid = scan_ppid, *sid = scan_sid;
+    int n = scan(pid, ppid, sid), own = (int)getsid(0), killed = 0;
+    for (int i = 0; i < n; i++)
+        if (pid[i] != tool && (ppid[i] == self || (sid[i] != own &&
+                                                   descends(i, self, pid, ppid, n))) &&
+            kill(pid[i], SIGKILL) == 0)
+            killed++;
+    if (killed == 0)
         return;
     int st;
     pid_t got;

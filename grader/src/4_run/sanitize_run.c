@@ -99,7 +99,8 @@ void cml_sanitize_job_run(cml_sanitize_job *j)
         return;
     }
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)j->seed);
-    /* every process the lab starts: none can run kernels out of the tool's sight */
+    /* `all`: cml-confine is the tool's application and the lab its exec; with
+     * `application-only` every run failed "before first instrumented API call" (H100) */
     const char *head[] = {cs, "--tool", cml_sanitizer_name(j->tool), "--target-processes", "all",
                           "--error-exitcode", CML_SANITIZE_ERROR_EXIT, "./lab", "--seed", seed,
                           "--no-output"};
