@@ -195,6 +195,11 @@ void cml_sanitize_phase(cml_grading *g, const char *const bins[], const cml_run_
     cml_gpu_hold(); /* the whole phase: its jobs run at once, from the pool's threads */
     cml_sanitize_pool(jobs, n, g->sanitize_workers);
     int m = take(g, jobs, n, again); /* an error in a lab's run: which task's is it? */
+    for (int j = 0; j < n && o->progress; j++)
+        if (jobs[j].split)
+            fprintf(o->progress, "sanitizers: %s %s over %d tasks, again task by task: %s\n",
+                    jobs[j].lab->lab, cml_sanitizer_name(jobs[j].tool), jobs[j].ntasks,
+                    jobs[j].out.detail);
     cml_sanitize_pool(again, m, g->sanitize_workers);
     cml_gpu_release();
     take(g, again, m, jobs);
