@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOOL_MAX_ARGS (24 + 2 * CML_MAX_CASES)
+#define TOOL_MAX_ARGS (32 + 2 * CML_MAX_CASES)
 #define TOOL_LOG_CAP ((size_t)4 << 20)
 
 /* The install folder of a tool: two up from its real path (.../cuda-13.0/bin/ncu). */
@@ -25,7 +25,9 @@ static void tool_root(const char *tool, char *root, size_t len)
 
 /* argv with `log_opt log` after the tool and the lab ("./lab") started through cml-confine,
  * into `out` (TOOL_MAX_ARGS); 1 when cml-confine was put in, 0 when CML_SANDBOX_RELAX names
- * "noconfine" (diagnosis only: the lab then has the tool's rights). */
+ * "noconfine" (diagnosis only: the lab then has the tool's rights), -1 when they do not fit
+ * (never cut short: a lab given half a --case exits before CUDA, and 16 sanitizer cases plus
+ * two more tool options did, lab 04 on an H100). */
 static int tool_argv(char *const argv[], const char *log_opt, char *log, char *report,
                      char **out)
 {
@@ -34,7 +36,9 @@ static int tool_argv(char *const argv[], const char *log_opt, char *log, char *r
     out[n++] = argv[0];
     out[n++] = (char *)log_opt;
     out[n++] = log;
-    for (int i = 1; argv[i] && n < TOOL_MAX_ARGS - 8; i++) {
+    for (int i = 1; argv[i]; i++) {
+        if (n >= TOOL_MAX_ARGS - 8)
+            return -1;
         if (!skip && !put && strcmp(argv[i], "./lab") == 0) {
             out[n++] = "./confine";
             out[n++] = "--report";
@@ -75,9 +79,11 @@ int cml_tool_run(char *const argv[], const char *log_opt, const cml_technique_en
                                    sizeof err) == 0;
     int logged = made && cml_sandbox_scratch(env->work_dir, name, NULL, report, sizeof report,
                                              err, sizeof err) == 0;
-    if (!logged || cml_fmt(log, sizeof log, "%s/%s.log", report, tool) < 0 ||
-        (tool_argv(argv, log_opt, log, report, args) &&
-         cml_sandbox_add_confine(dir, err, sizeof err) < 0)) {
+    int put = logged && cml_fmt(log, sizeof log, "%s/%s.log", report, tool) == 0
+              ? tool_argv(argv, log_opt, log, report, args) : -1;
+    if (put < 0 && logged)
+        snprintf(err, sizeof err, "grader error: too many arguments for %s", tool);
+    if (put < 0 || (put && cml_sandbox_add_confine(dir, err, sizeof err) < 0)) {
         if (made)
             cml_rmtree(dir);
         if (logged)
