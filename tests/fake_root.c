@@ -30,7 +30,7 @@ static const char SPEC2[] =
 
 static const char NVCC[] =
     "#!/bin/sh\n# fake nvcc: copies $FAKE_LAB_BIN to the -o path; fails on BROKEN sources, hangs on\n# HANG ones; with\n"
-    "# --keep-dir, leaves a PTX and a preprocessed file there as nvcc does\n"
+    "# --keep-dir, leaves a PTX (the source, commented) and a preprocessed file there as nvcc does\n"
     "[ \"$1\" = --version ] && { echo 'Cuda compilation tools, release 13.0, V13.0.88'; exit 0; }\n"
     "out=\nfor a; do [ \"$prev\" = -o ] && out=$a; prev=$a; done\n"
     "for a; do case $a in *.cu) grep -q BROKEN \"$a\" 2>/dev/null && "
@@ -42,7 +42,8 @@ static const char NVCC[] =
     "echo \"LOCKED $out\" >> \"$FAKE_NVCC_LOG\"\n"
     "kd=; for a; do [ \"$prev2\" = --keep-dir ] && kd=$a; prev2=$a; done\n" /* what --keep leaves */
     "[ -n \"$kd\" ] && for a; do case $a in *.cu) b=$(basename \"$a\" .cu); "
-    "echo \"// PTX of $a\" > \"$kd/$b.ptx\"; cp \"$a\" \"$kd/$b.cpp1.ii\";; esac; done\n"
+    "{ echo \"// PTX of $a\"; cat \"$a\"; } > \"$kd/$b.ptx\"; cp \"$a\" \"$kd/$b.cpp1.ii\";; "
+    "esac; done\n"
     "cp \"$FAKE_LAB_BIN\" \"$out\"\n";
 
 static void put(const char *dir, const char *rel, const char *text)
@@ -71,8 +72,8 @@ void fake_root_make(const char *dir, double timeout1_s, double timeout2_s)
                             "labs/01_fake/fake.cu", "solutions/01_fake/fake.cu",
                             "labs/02_fake/harness.cu", "labs/02_fake/other.h",
                             "labs/02_fake/other.cu", "solutions/02_fake/other.cu" };
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        put(dir, files[i], "// fake source\n");
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) /* the fake PTX holds the */
+        put(dir, files[i], "// fake source: ld.shared bar.sync\n"); /* source: every tool runs */
     put(dir, "bin/nvcc", NVCC);
     cml_fmt(nvcc, sizeof nvcc, "%s/bin/nvcc", dir);
     chmod(nvcc, 0755);

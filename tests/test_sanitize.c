@@ -143,6 +143,57 @@ START_TEST(summary_names_the_sanitizer_status)
 }
 END_TEST
 
+/* Lines of the fake tool's log that ran `tool` on a case of lab `lab` ("--case 1." for 01). */
+static int runs_of(const char *log, const char *tool, char lab)
+{
+    char want_tool[64], want_case[16];
+    int n = 0;
+    snprintf(want_tool, sizeof want_tool, "--tool %s ", tool);
+    snprintf(want_case, sizeof want_case, "--case %c.", lab);
+    for (const char *l = log; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+        char line[2048];
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(l, "\n"), l);
+        n += strstr(line, want_tool) && strstr(line, want_case);
+    }
+    return n;
+}
+
+/* Built from sources (the fake nvcc's PTX is the source): lab 01's code names neither shared
+ * memory nor a barrier, so its racecheck and synccheck pass without a run; lab 02's runs all
+ * four. */
+START_TEST(tools_with_nothing_to_check_pass_without_a_run)
+{
+    char sub[CML_PATH], path[CML_PATH], err[512];
+    double build_s;
+    cml_lab_spec specs[2];
+    cml_fmt(sub, sizeof sub, "%s/labs", root);
+    cml_fmt(path, sizeof path, "%s/labs/01_fake/fake.cu", root);
+    test_write(path, "// fake source: global loads and stores only\n");
+    fake_root_specs(root, specs);
+    cml_grade_opts o = { root, sub, out, 7, 0, NULL, NULL, NULL, NULL, NULL };
+    ck_assert_msg(cml_grade(&o, specs, 2, g, &build_s, err, sizeof err) == 0, "%s", err);
+    char *log = runs();
+    const cml_tech_result *race = &task(0, "1.1")->sanitizers[CML_RACECHECK];
+    const cml_tech_result *sync = &task(0, "1.2")->sanitizers[CML_SYNCCHECK];
+    int lab1[4], lab2[4];
+    for (int k = 0; k < 4; k++) {
+        lab1[k] = runs_of(log, cml_sanitizer_name(k), '1');
+        lab2[k] = runs_of(log, cml_sanitizer_name(k), '2');
+    }
+    free(log);
+    ck_assert_msg(g->score == g->max_score && race->state == CML_TECH_PASSED &&
+                  strstr(race->detail, "racecheck: nothing to check (no shared memory") &&
+                  sync->state == CML_TECH_PASSED && strstr(sync->detail, "nothing to check"),
+                  "%g/%g; racecheck: %s; synccheck: %s", g->score, g->max_score, race->detail,
+                  sync->detail);
+    ck_assert_msg(lab1[0] == 1 && lab1[1] == 0 && lab1[2] == 0 && lab1[3] == 1 &&
+                  lab2[0] == 1 && lab2[1] == 1 && lab2[2] == 1 && lab2[3] == 1,
+                  "runs of memcheck, racecheck, synccheck, initcheck: lab 01 %d %d %d %d, "
+                  "lab 02 %d %d %d %d", lab1[0], lab1[1], lab1[2], lab1[3], lab2[0], lab2[1],
+                  lab2[2], lab2[3]);
+}
+END_TEST
+
 START_TEST(clean_sanitizers_keep_full_marks)
 {
     grade(NULL);
@@ -302,6 +353,7 @@ TCase *sanitize_grading_tcase(void)
     tcase_add_test(tc, spec_turns_sanitizers_off_for_a_task);
     tcase_add_test(tc, sanitizer_jobs_run_concurrently);
     tcase_add_test(tc, racecheck_jobs_start_first);
+    tcase_add_test(tc, tools_with_nothing_to_check_pass_without_a_run);
     tcase_add_test(tc, sanitizers_never_run_while_a_lab_is_timed);
     tcase_add_test(tc, interrupted_grading_says_its_sanitizers_did_not_run);
     return tc;

@@ -2,12 +2,15 @@
  * the tools run (sanitize_run.c) and the one-line message taken from a tool's log
  * (sanitize_log.c); with the grading tests of test_sanitize.c, the sanitize suite. */
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "evidence.h"
 #include "helpers.h"
 #include "sanitize.h"
 #include "spec.h"
 #include "suites.h"
+#include "util.h"
 
 TCase *sanitize_grading_tcase(void); /* tests/test_sanitize.c */
 
@@ -21,6 +24,45 @@ static int load(const char *text)
     char path[64];
     return test_spec_text(text, &spec, path, err, sizeof err);
 }
+
+/* cml_sanitizers_needed on an evidence folder holding `ptx` as k.cu's PTX, its digest as given
+ * (`tamper`: the PTX rewritten after the digest was taken). */
+static unsigned needed(const char *ptx, int tamper)
+{
+    char dir[64], path[CML_PATH], digest[CML_SHA256_HEX];
+    test_tmpdir(dir, sizeof dir);
+    ck_assert_msg(load(HEAD "case n=10\n") == 0, "%s", err);
+    cml_fmt(path, sizeof path, "%s/k.cu.ptx", dir);
+    if (ptx)
+        test_write(path, ptx);
+    ck_assert(cml_evidence_digest(dir, digest) == 0);
+    if (tamper)
+        test_write(path, "// nothing here\n");
+    unsigned need = cml_sanitizers_needed(&spec, dir, digest);
+    cml_rmtree(dir);
+    return need;
+}
+
+/* racecheck where the PTX reaches shared memory, synccheck where it synchronizes, memcheck and
+ * initcheck always; every tool when the PTX is missing or changed since its digest. */
+START_TEST(sanitizers_needed_follow_the_ptx)
+{
+    const unsigned mem_init = (1u << 0) | (1u << 3), race = 1u << CML_RACECHECK,
+                   sync = 1u << CML_SYNCCHECK;
+    ck_assert_uint_eq(needed("ld.global.f32 %f1, [%rd1];\nst.global.f32 [%rd2], %f1;\n", 0),
+                      mem_init);
+    ck_assert_uint_eq(needed(".shared .align 4 .b8 tile[4096];\nst.shared.f32 [%r1], %f1;\n",
+                             0), mem_init | race);
+    ck_assert_uint_eq(needed("cvta.shared.u64 %rd3, %rd2;\n", 0), mem_init | race);
+    ck_assert_uint_eq(needed("bar.sync 0;\n", 0), mem_init | sync);
+    ck_assert_uint_eq(needed("shfl.sync.down.b32 %r2|%p1, %r1, 16, 31, -1;\n", 0),
+                      mem_init | sync);
+    ck_assert_uint_eq(needed("mbarrier.init.shared.b64 [%r1], 32;\n", 0), 15u);
+    ck_assert_uint_eq(needed(NULL, 0), 15u);                       /* no PTX */
+    ck_assert_uint_eq(needed(".shared .b8 t[64];\nbar.sync 0;\n", 1), 15u); /* tampered */
+    ck_assert_uint_eq(cml_sanitizers_needed(&spec, NULL, NULL), 15u); /* no evidence */
+}
+END_TEST
 
 START_TEST(sanitize_directive_keeps_only_the_tools_it_names)
 {
@@ -138,6 +180,7 @@ Suite *sanitize_suite(void)
     Suite *s = suite_create("sanitize");
     TCase *parts = tcase_create("parts");
     tcase_add_test(parts, sanitize_directive_keeps_only_the_tools_it_names);
+    tcase_add_test(parts, sanitizers_needed_follow_the_ptx);
     tcase_add_test(parts, sanitize_off_turns_every_tool_off);
     tcase_add_test(parts, sanitize_directive_rejects_an_unknown_tool);
     tcase_add_test(parts, sanitize_case_is_never_timed);

@@ -3,6 +3,7 @@
  * so an interrupted grading keeps what it finished; then compute-sanitizer on every solved task
  * at once (grade_sanitize.c), once nothing is timed any more, and the reports again. */
 #include "grade.h"
+#include "evidence.h"
 #include "calibration.h"
 #include "class.h"
 #include "build.h"
@@ -226,9 +227,13 @@ static void sanitize_all(const cml_grade_opts *o, lab_build *lb, const cml_run_o
                          cml_grading *g, double t0)
 {
     const char *bins[CML_MAX_LABS];
-    for (int i = 0; i < g->nlabs; i++)
+    unsigned needed[CML_MAX_LABS];
+    for (int i = 0; i < g->nlabs; i++) {
         bins[i] = o->student_bin ? o->student_bin : lb[i].student.ok ? lb[i].student.bin : NULL;
-    cml_sanitize_phase(g, bins, ro);
+        needed[i] = cml_sanitizers_needed(g->labs[i].spec, o->student_bin ? NULL
+                                          : lb[i].student.ev_dir, lb[i].student.ev_digest);
+    }
+    cml_sanitize_phase(g, bins, needed, ro);
     g->wall_s = cml_now() - t0;
     if (cml_write_reports(o->out_dir, g) < 0 && o->progress)
         fprintf(o->progress, "warning: could not write the reports into %s: is it writable?\n",

@@ -13,10 +13,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whether tool k is to run on task r: its cases all passed and its spec leaves k on. */
+/* Whether tool k is to run on task r: its cases all passed, its spec leaves k on, and no
+ * verdict was given yet (nothing_to_check gives some before the runs). */
 static int waits(const cml_task_result *r, int k)
 {
-    return r->spec && cml_status_solved(r->status) && !(r->spec->sanitize_off & (1u << k));
+    return r->spec && cml_status_solved(r->status) && !(r->spec->sanitize_off & (1u << k)) &&
+           r->sanitizers[k].state == CML_TECH_NOT_RUN;
+}
+
+/* Lab l's tools that its student code gives nothing to check (needed[l], sanitize_need.c):
+ * passed, with why, without a run. */
+static void nothing_to_check(cml_grading *g, int l, unsigned needed)
+{
+    static const char *const WHY[CML_SANITIZERS] = {
+        [CML_RACECHECK] = "no shared memory in the lab's PTX",
+        [CML_SYNCCHECK] = "no barrier or warp-synchronous instruction in the lab's PTX" };
+    for (int k = 0; k < CML_SANITIZERS; k++)
+        for (int i = 0; WHY[k] && !(needed & (1u << k)) && i < g->labs[l].ntasks; i++)
+            if (waits(&g->labs[l].tasks[i], k)) {
+                cml_tech_result *s = &g->labs[l].tasks[i].sanitizers[k];
+                s->state = CML_TECH_PASSED;
+                snprintf(s->detail, sizeof s->detail, "%s: nothing to check (%s)",
+                         cml_sanitizer_name(k), WHY[k]);
+            }
 }
 
 /* Contract in grade.h. */
@@ -175,7 +194,8 @@ static void slowest(const cml_sanitize_job *jobs, int n, FILE *progress)
 }
 
 /* Contract in grade.h. */
-void cml_sanitize_phase(cml_grading *g, const char *const bins[], const cml_run_opts *o)
+void cml_sanitize_phase(cml_grading *g, const char *const bins[], const unsigned needed[],
+                        const cml_run_opts *o)
 {
     const char *off = getenv("CML_SANITIZE");
     if (!g->have_gpu)
@@ -191,6 +211,8 @@ void cml_sanitize_phase(cml_grading *g, const char *const bins[], const cml_run_
     }
     const double t0 = cml_now();
     g->sanitize_workers = cml_sanitize_workers();
+    for (int l = 0; needed && l < g->nlabs; l++)
+        nothing_to_check(g, l, needed[l]);
     int n = lab_jobs(g, bins, o, jobs);
     cml_gpu_hold(); /* the whole phase: its jobs run at once, from the pool's threads */
     cml_sanitize_pool(jobs, n, g->sanitize_workers);

@@ -29,6 +29,13 @@ int cml_evidence_collect(const cml_lab_spec *spec, const char *dir, int cc, char
  * (ev/<file>.calls.err when nm or objdump is missing). */
 int cml_evidence_launches(const char *dir, const char *file, const char *ev);
 
+/* sanitize_need.c: which of compute-sanitizer's tools (bit k: tool k, cml.h's order) can find
+ * anything in spec's student code, from its PTX in ev_dir: racecheck only where the code
+ * reaches shared memory, synccheck only where it synchronizes, memcheck and initcheck always;
+ * all four when the PTX cannot be read or the folder's digest is not ev_digest. */
+unsigned cml_sanitizers_needed(const cml_lab_spec *spec, const char *ev_dir,
+                               const char *ev_digest);
+
 /* The digest of every file name and file in ev_dir, in name order; 0, or -1 when unreadable. */
 int cml_evidence_digest(const char *ev_dir, char digest[CML_SHA256_HEX]);
 

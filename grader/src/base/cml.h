@@ -21,6 +21,8 @@
 #define CML_MAX_TECH 8     /* technique checks per task */
 #define CML_SANITIZERS 4   /* compute-sanitizer's tools: memcheck, racecheck, synccheck,
                               initcheck, in that order (spec_sanitize.c names them) */
+#define CML_RACECHECK 1
+#define CML_SYNCCHECK 2
 #define CML_MAX_SANITIZE_CASES 4 /* `sanitize_case` lines per task */
 
 /* ---- the spec (grader/specs/NN_name.spec), see docs/ARCHITECTURE.md ---- */
