@@ -18,6 +18,7 @@
 
 TCase *cli_tcase(void); /* tests/test_cli.c */
 TCase *stage_tcase(void); /* tests/test_cli.c */
+TCase *shared_runs_tcase(void); /* tests/test_shared_runs.c */
 
 static char root[64], work[CML_PATH];
 static cml_lab_spec specs[2];
@@ -298,5 +299,6 @@ Suite *pipeline_suite(void)
     suite_add_tcase(s, tc);
     suite_add_tcase(s, cli_tcase());
     suite_add_tcase(s, stage_tcase());
+    suite_add_tcase(s, shared_runs_tcase());
     return s;
 }

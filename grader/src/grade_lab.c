@@ -260,10 +260,19 @@ int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bi
     }
     if (ref_bin) /* else no reference timings: no performance points can be computed */
         cml_reference_runs(spec, ref_bin, o, out, ref);
-    int rc = 0, ran[CML_MAX_TASKS];
-    for (int t = 0; t < spec->ntasks; t++) {
-        ran[t] = grade_task(spec, t, student_bin, ref_bin, &ref[t], o, &out->tasks[t]) == 0;
-        rc |= !ran[t];
+    int rc = 0, ran[CML_MAX_TASKS], shared = cml_shared_runs_on();
+    for (int t = 0; t < spec->ntasks;) {
+        int end = shared ? cml_shared_group_end(spec, t) : t + 1;
+        if (end > t + 1 && cml_grade_tasks_shared(spec, t, end, student_bin, ref_bin, ref, o,
+                                                  out->tasks)) {
+            for (; t < end; t++)
+                ran[t] = 1;
+            continue;
+        }
+        for (; t < end; t++) {
+            ran[t] = grade_task(spec, t, student_bin, ref_bin, &ref[t], o, &out->tasks[t]) == 0;
+            rc |= !ran[t];
+        }
     }
     techniques(spec, student_bin, o, ran, out);
     for (int t = 0; t < spec->ntasks; t++) {

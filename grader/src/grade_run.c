@@ -123,7 +123,7 @@ void cml_lab_run(const char *bin, const char *sha, const cml_lab_spec *spec,
         cml_rmtree(scratch);
 }
 
-/* Copy the header records (hello, device, copy bandwidth) of one run into another. */
+/* Copy the header records (hello, device, copy bandwidth, the TODOs) of one run into another. */
 static void copy_header(const cml_run_record *from, cml_run_record *to)
 {
     to->hello = from->hello;
@@ -139,6 +139,8 @@ static void copy_header(const cml_run_record *from, cml_run_record *to)
     to->copy_gbps = from->copy_gbps;
     to->link_h2d_gbps = from->link_h2d_gbps;
     to->link_d2h_gbps = from->link_d2h_gbps;
+    to->ntodos = from->ntodos; /* each task's score looks for its own (score.c) */
+    memcpy(to->todos, from->todos, sizeof to->todos);
 }
 
 /* Contract in grade_run.h. */
