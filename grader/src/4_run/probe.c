@@ -191,15 +191,17 @@ static void keep_context(const char *bin)
 /* Contract in probe.h. */
 void cml_probe_let_go(void)
 {
+    if (keeper > 0)
+        cml_gpu_hold(); /* before the EOF: its context ends while no lab of the GPU is timed */
     if (keeper_in >= 0)
         close(keeper_in);
     keeper_in = -1;
     if (keeper <= 0)
         return;
-    cml_gpu_hold();
-    for (int i = 0; i < 3000 && waitpid(keeper, NULL, WNOHANG) == 0; i++)
+    pid_t got = 0;
+    for (int i = 0; i < 3000 && (got = waitpid(keeper, NULL, WNOHANG)) == 0; i++)
         usleep(1000); /* EOF on its stdin ends it: 3 s at most, then SIGKILL */
-    if (kill(keeper, SIGKILL) == 0)
+    if (got == 0 && kill(keeper, SIGKILL) == 0) /* never a reaped pid: it may be reused */
         waitpid(keeper, NULL, 0);
     cml_gpu_release();
     keeper = -1;
