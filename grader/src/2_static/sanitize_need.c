@@ -1,6 +1,8 @@
 /* Which of compute-sanitizer's tools can find anything in a lab's student code (evidence.h),
  * read from the PTX the build kept before any student code ran. racecheck looks for hazards on
- * shared memory only, and every instruction that reaches shared memory, or makes a generic
+ * shared memory only, synccheck at synchronization primitives only (NVIDIA's Compute Sanitizer
+ * guide: "shared memory data access hazards", "invalid usages of synchronization
+ * primitives"), and every instruction that reaches shared memory, or makes a generic
  * pointer to it, names the `.shared` state space in PTX (ld/st/atom/red/cp.async/ldmatrix
  * .shared, cvta.shared, the declarations). synccheck checks barriers and warp-synchronous
  * primitives (bar., barrier., mbarrier., *.sync with a mask). PTX without those words gives the
