@@ -119,12 +119,11 @@ static int descends(int i, int self, const int *pid, const int *ppid, int n)
     return 0;
 }
 
-/* Resident bytes of every descendant of self. */
-static uint64_t tree_rss(int self)
+/* Resident bytes of every descendant of self, from the n processes of the last scan. */
+static uint64_t tree_rss(int self, int n)
 {
     int *pid = scan_pid, *ppid = scan_ppid;
     char statm[128];
-    int n = scan(pid, ppid, scan_sid);
     uint64_t pages = 0;
     for (int i = 0; i < n; i++)
         if (descends(i, self, pid, ppid, n) && read_proc(pid[i], "statm", statm, sizeof statm) == 0) {
@@ -153,11 +152,11 @@ static int kill_children(int self, pid_t spare)
  * its own (setsid: compute-sanitizer's launcher is a subreaper, so a daemon's orphan goes to it,
  * not to us; the tools start none, measured on an H100). Killed, reaped, counted as strays; the
  * tool's own end, met here, goes into rep. A daemon that keeps the session still holds the tool
- * to its limit, and its runs are `not checked`. */
-static void kill_orphans(int self, pid_t tool, cml_reaper_report *rep, int *strays)
+ * to its limit, and its runs are `not checked`. From the n processes of the last scan. */
+static void kill_orphans(int self, pid_t tool, int n, cml_reaper_report *rep, int *strays)
 {
     int *pid = scan_pid, *ppid = scan_ppid, *sid = scan_sid;
-    int n = scan(pid, ppid, sid), own = (int)getsid(0), killed = 0;
+    int own = (int)getsid(0), killed = 0;
     for (int i = 0; i < n; i++)
         if (pid[i] != tool && (ppid[i] == self || (sid[i] != own &&
                                                    descends(i, self, pid, ppid, n))) &&
@@ -228,15 +227,16 @@ _Noreturn void cml_reaper_main(void (*start)(void *), void *arg, double deadline
             rep.timed_out = 1;
             break;
         }
-        if (t >= next_watch) {
-            uint64_t rss = tree_rss(self);
+        if (t >= next_watch) { /* one /proc scan serves the memory watch and the orphans */
+            const int n = scan(scan_pid, scan_ppid, scan_sid);
+            uint64_t rss = tree_rss(self, n);
             rep.peak_rss = rss > rep.peak_rss ? rss : rep.peak_rss;
             if (mem_cap && rss > mem_cap) {
                 rep.mem_exceeded = 1;
                 break;
             }
             if (tool)
-                kill_orphans(self, lab, &rep, &strays);
+                kill_orphans(self, lab, n, &rep, &strays);
             next_watch = t + WATCH_MS * 1e-3;
         }
         double wait_ms = (deadline - t) * 1e3;
