@@ -155,3 +155,11 @@ int cml_evidence_digest(const char *ev_dir, char digest[CML_SHA256_HEX])
         cml_sha256_hex(&c, digest);
     return rc;
 }
+
+/* Contract in evidence.h. */
+int cml_evidence_unchanged(const char *ev_dir, const char *digest)
+{
+    char now[CML_SHA256_HEX];
+    return ev_dir && digest && digest[0] && cml_evidence_digest(ev_dir, now) == 0 &&
+           strcmp(now, digest) == 0;
+}

@@ -39,4 +39,7 @@ unsigned cml_sanitizers_needed(const cml_lab_spec *spec, const char *ev_dir,
 /* The digest of every file name and file in ev_dir, in name order; 0, or -1 when unreadable. */
 int cml_evidence_digest(const char *ev_dir, char digest[CML_SHA256_HEX]);
 
+/* 1 when ev_dir and digest are given and the folder's digest is still `digest`, else 0. */
+int cml_evidence_unchanged(const char *ev_dir, const char *digest);
+
 #endif /* CML_EVIDENCE_H */

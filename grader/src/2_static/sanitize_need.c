@@ -33,9 +33,8 @@ unsigned cml_sanitizers_needed(const cml_lab_spec *spec, const char *ev_dir,
                                const char *ev_digest)
 {
     const unsigned all = (1u << CML_SANITIZERS) - 1;
-    char now[CML_SHA256_HEX], path[CML_PATH];
-    if (!ev_dir || !ev_digest || !ev_digest[0] || cml_evidence_digest(ev_dir, now) != 0 ||
-        strcmp(now, ev_digest) != 0)
+    char path[CML_PATH];
+    if (!cml_evidence_unchanged(ev_dir, ev_digest))
         return all; /* no evidence, or not the build's: every tool */
     unsigned need = all & ~((1u << CML_RACECHECK) | (1u << CML_SYNCCHECK));
     for (int i = 0; i < spec->nfiles; i++) {
