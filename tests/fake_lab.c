@@ -280,17 +280,26 @@ static void flood_stdout(void)
     fflush(stdout);
 }
 
-/* FAKE_LOCK_HELD=path: this run must find the batch's GPU lock held by its grading (a shared
- * lock would be refused); exit 9 when it is free. */
+/* Whether another process holds the lock at path (a shared lock is refused); -1: unreadable. */
+static int lock_held(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    int held = flock(fd, LOCK_SH | LOCK_NB) < 0;
+    close(fd);
+    return held;
+}
+
+/* FAKE_LOCK_HELD=path: this run must find the batch's GPU lock held by its grading; exit 9 when
+ * it is free. */
 static int lock_not_held(void)
 {
     const char *path = getenv("FAKE_LOCK_HELD");
-    if (!path)
+    int held = path ? lock_held(path) : 1;
+    if (held == 1)
         return 0;
-    int fd = open(path, O_RDONLY);
-    if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) < 0)
-        return close(fd), 0;
-    fprintf(stderr, "fake lab: the GPU lock %s is %s\n", path, fd < 0 ? "unreadable" : "free");
+    fprintf(stderr, "fake lab: the GPU lock %s is %s\n", path, held < 0 ? "unreadable" : "free");
     return 1;
 }
 
@@ -303,10 +312,7 @@ static int fake_hold(void)
     if (!log)
         return 2;
     for (int end = 0; end < 2; end++) {
-        int fd = lock ? open(lock, O_RDONLY) : -1;
-        int held = fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) < 0;
-        if (fd >= 0)
-            close(fd);
+        int held = lock && lock_held(lock) == 1;
         FILE *f = fopen(log, "a");
         if (f) {
             fprintf(f, "%s %d %s\n", end ? "let-go" : "hold", (int)getpid(),
