@@ -18,6 +18,18 @@ int cml_case_verified(const cml_task_spec *t, int ci, uint64_t seed, const char 
     return cml_reps_end(reps, rec, ok ? v : &ignored) && ok;
 }
 
+/* Contract in grade_run.h. */
+void cml_task_cases_verified(const cml_task_spec *t, const char *dir, int k0, uint64_t seed,
+                             const cml_case_record *cases, cml_rep_check **reps,
+                             cml_task_result *r)
+{
+    char file[CML_PATH];
+    for (int c = 0; c < t->ncases; c++) {
+        cml_fmt(file, sizeof file, "%s/case%d.bin", dir, k0 + c);
+        r->cases_passed += cml_case_verified(t, c, seed, file, &cases[c], reps[c], &r->cases[c]);
+    }
+}
+
 /* A "slow" verdict costs points only once a second measurement agrees. The task's timed cases
  * run again, the reference first and then the student (into a scratch out-dir, as the first
  * time, and its outputs verified again: a wrong output's time never counts), and the task keeps

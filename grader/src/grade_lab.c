@@ -170,7 +170,7 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
                       const cml_run_record *ref, const cml_run_opts *o, cml_task_result *r)
 {
     const cml_task_spec *t = &spec->tasks[ti];
-    char dir[CML_PATH], file[CML_PATH];
+    char dir[CML_PATH];
     memset(r, 0, sizeof *r);
     r->spec = t;
     case_list cl = { .n = t->ncases };
@@ -195,11 +195,7 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
     const double t_run = cml_now();
     cml_lab_run(bin, o->student_sha, spec, &cl, dir, o, lr);
     const double t_verify = cml_now();
-    for (int c = 0; c < t->ncases; c++) {
-        cml_fmt(file, sizeof file, "%s/case%d.bin", dir, c);
-        r->cases_passed += cml_case_verified(t, c, o->seed, file, &lr->rec.cases[c], reps[c],
-                                    &r->cases[c]);
-    }
+    cml_task_cases_verified(t, dir, 0, o->seed, lr->rec.cases, reps, r);
     int cut_short = !lr->rec.done && apply_unfinished(t, lr, spec->timeout_s, r);
     cml_score_task(r, &lr->rec, ref);
     if (ref_bin && r->timed && lr->rec.done && r->status == CML_STATUS_SLOW)

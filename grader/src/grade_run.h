@@ -47,6 +47,12 @@ void cml_spread_records(const cml_run_record *rec, const case_list *cl,
 int cml_case_verified(const cml_task_spec *t, int ci, uint64_t seed, const char *file,
                       const cml_case_record *rec, cml_rep_check *reps, cml_case_verdict *v);
 
+/* grade_again.c: every case c of task t, its output dir/case<k0 + c>.bin, its record cases[c]
+ * and its repetitions reps[c], verified into r->cases; r->cases_passed counts the passes. */
+void cml_task_cases_verified(const cml_task_spec *t, const char *dir, int k0, uint64_t seed,
+                             const cml_case_record *cases, cml_rep_check **reps,
+                             cml_task_result *r);
+
 /* grade_again.c: a "slow" verdict costs points only once a second measurement agrees: the
  * task's timed cases run again, the reference first, then the student (outputs and sampled
  * repetitions verified again); the task keeps the better of the two ratios, and its detail

@@ -50,14 +50,9 @@ static void judge(const cml_lab_spec *spec, int ti, int k0, const char *dir, con
                   cml_task_result *r)
 {
     const cml_task_spec *t = &spec->tasks[ti];
-    char file[CML_PATH];
     memset(r, 0, sizeof *r);
     r->spec = t;
-    for (int c = 0; c < t->ncases; c++) {
-        cml_fmt(file, sizeof file, "%s/case%d.bin", dir, k0 + c);
-        r->cases_passed += cml_case_verified(t, c, o->seed, file, &mine->cases[c], reps[k0 + c],
-                                             &r->cases[c]);
-    }
+    cml_task_cases_verified(t, dir, k0, o->seed, mine->cases, reps + k0, r);
     cml_score_task(r, mine, ref);
     if (ref_bin && r->timed && r->status == CML_STATUS_SLOW)
         cml_confirm_slow(spec, ti, bin, ref_bin, mine, o, r);
