@@ -3,6 +3,7 @@
  * (sanitize_log.c); with the grading tests of test_sanitize.c, the sanitize suite. */
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "evidence.h"
@@ -47,6 +48,8 @@ static unsigned needed(const char *ptx, int tamper)
  * initcheck always; every tool when the PTX is missing or changed since its digest. */
 START_TEST(sanitizers_needed_follow_the_ptx)
 {
+    ck_assert_uint_eq(needed(".shared", 0) | needed("", 0), 15u); /* not asked for: all four */
+    setenv("CML_SANITIZE_ONLY_NEEDED", "1", 1);
     const unsigned mem_init = (1u << 0) | (1u << 3), race = 1u << CML_RACECHECK,
                    sync = 1u << CML_SYNCCHECK;
     ck_assert_uint_eq(needed("ld.global.f32 %f1, [%rd1];\nst.global.f32 [%rd2], %f1;\n", 0),
@@ -61,6 +64,7 @@ START_TEST(sanitizers_needed_follow_the_ptx)
     ck_assert_uint_eq(needed(NULL, 0), 15u);                       /* no PTX */
     ck_assert_uint_eq(needed(".shared .b8 t[64];\nbar.sync 0;\n", 1), 15u); /* tampered */
     ck_assert_uint_eq(cml_sanitizers_needed(&spec, NULL, NULL), 15u); /* no evidence */
+    unsetenv("CML_SANITIZE_ONLY_NEEDED");
 }
 END_TEST
 
