@@ -1,22 +1,31 @@
 #!/usr/bin/env bash
 # Grade corpus submissions (planted format: bug.patch against the solution, EXPECT verdicts,
 # "wrong|sanitizer" for either) one lab each, and say for each whether every task got the
-# verdict EXPECT names (tasks not listed must pass). A quicker, selective companion of the gpu-planted and gpu-attacks tests:
+# verdict EXPECT names (tasks not listed must pass). A quicker, selective companion of the
+# gpu-planted and gpu-attacks tests:
 #   scripts/grade-corpus.sh tests/planted/01_coalescing/lazy_timed_copy [...]
 # Logs under ${OUT:-build/corpus}; one line per submission, "ok" or "MISMATCH", as each is graded.
+# JOBS=N grades N at a time, sharing one GPU lock as a batch's gradings of one GPU do (builds
+# overlap, GPU runs do not); CML_CALIBRATION=FILE times against that calibration.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-build/corpus}
 mkdir -p "$out"
-for d in "$@"; do
+out=$(realpath "$out")
+
+grade_one() {
+    local d=$1 lab name sub g verdict want text
     lab=$(basename "$(dirname "$d")") name=$(basename "$d")
     sub=$(mktemp -d) && cp -r "solutions/$lab" "$sub/$lab"
     if ! (cd "$sub/$lab" && patch -p1 -s < "$OLDPWD/$d/bug.patch"); then
-        echo "$lab/$name: patch does not apply"; continue
+        echo "$lab/$name: patch does not apply"; rm -rf "$sub"; return
     fi
     g="$out/$lab-$name"
+    local extra=()
+    [ "${JOBS:-1}" -gt 1 ] && extra+=(--gpu-lock "$out/gpu.lock")
+    [ -n "${CML_CALIBRATION:-}" ] && extra+=(--calibration "$CML_CALIBRATION")
     build/cml-grade grade --submission "$sub" --lab "${lab%%_*}" --out "$g" --no-color \
-        > "$g.log" 2>&1
+        "${extra[@]}" > "$g.log" 2>&1
     verdict=ok
     while IFS=$'\t' read -r _ task status _ _ detail; do
         want=$(awk -v t="$task" '$1 == t {print $2}' "$d/EXPECT")
@@ -29,4 +38,8 @@ for d in "$@"; do
     [ -f "$g/summary.tsv" ] || verdict="MISMATCH (no summary.tsv)"
     echo "$lab/$name: $verdict" # as each finishes: a run cut short keeps what it graded
     rm -rf "$sub"
-done
+}
+export -f grade_one
+export out
+
+printf '%s\n' "$@" | xargs -P "${JOBS:-1}" -I{} bash -c 'grade_one "$1"' _ {}

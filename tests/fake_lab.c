@@ -356,18 +356,24 @@ int main(int argc, char **argv)
            "runtime=13000 clock_mhz=1980");
     if (ncases)
         record("copybw gbps=3000.0 bytes=2147483648");
+    /* The misbehaving task's first case starts a flood and is what follows `done`, wherever
+     * the task's cases lie in the run (a run of several tasks shares one process). */
+    int odd = -1;
     for (int k = 0; k < ncases; k++) {
         fake_case c;
         parse_case(cases[k], &c);
         const char *mode = mode_for(c.task, no_output);
-        if (k == 0 && strcmp(mode, "flood") == 0)
-            flood_stdout();
+        if (odd < 0 && strcmp(mode, "right") != 0) {
+            odd = k;
+            if (strcmp(mode, "flood") == 0)
+                flood_stdout();
+        }
         run_case(k, ncases, &c, seed, no_output ? NULL : dir, mode, ms_env ? atof(ms_env) : 2.0);
     }
     record("done");
     if (ncases) {
         fake_case c;
-        parse_case(cases[0], &c);
+        parse_case(cases[odd < 0 ? 0 : odd], &c);
         after_done(mode_for(c.task, no_output), c.task);
     }
     printf("fake lab: %d case(s)\n", ncases);

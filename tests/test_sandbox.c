@@ -152,19 +152,25 @@ static int full_marks(void)
     return result.max_score == 24 && fabs(result.score - result.max_score) < 1e-9;
 }
 
-/* Task 1.1's kept run folder's file `name`, read (malloc'd), or NULL. */
+/* Task 1.1's kept run folder's file `name`, read (malloc'd), or NULL: its own run's folder
+ * (01_fake-1.1-out-*) when it ran alone, else the run it shared (01_fake-1.1-to-*). */
 static char *run_file(const char *name)
 {
     const char *runs = cml_sandbox_run_parent(work); /* as root: in /tmp, reachable by nobody */
     DIR *d = opendir(runs);
-    char *text = NULL, p[CML_PATH];
-    for (struct dirent *e; d && !text && (e = readdir(d));)
-        if (!strncmp(e->d_name, "01_fake-1.1-out-", 16) &&
+    char *alone = NULL, *shared = NULL, p[CML_PATH];
+    for (struct dirent *e; d && (e = readdir(d));) {
+        int own = !strncmp(e->d_name, "01_fake-1.1-out-", 16);
+        char **text = own ? &alone : &shared;
+        if ((own || !strncmp(e->d_name, "01_fake-1.1-to-", 15)) && !*text &&
             cml_fmt(p, sizeof p, "%s/%s/%s", runs, e->d_name, name) == 0)
-            text = cml_read_text(p, 1 << 20, NULL);
+            *text = cml_read_text(p, 1 << 20, NULL);
+    }
     if (d)
         closedir(d);
-    return text;
+    if (alone)
+        free(shared);
+    return alone ? alone : shared;
 }
 
 /* How many attempts attack.log holds, and how many ended with errno `want` (-1: any error). */

@@ -48,8 +48,9 @@ static unsigned needed(const char *ptx, int tamper)
  * initcheck always; every tool when the PTX is missing or changed since its digest. */
 START_TEST(sanitizers_needed_follow_the_ptx)
 {
-    ck_assert_uint_eq(needed(".shared", 0) | needed("", 0), 15u); /* not asked for: all four */
-    setenv("CML_SANITIZE_ONLY_NEEDED", "1", 1);
+    setenv("CML_SANITIZE_ONLY_NEEDED", "0", 1);
+    ck_assert_uint_eq(needed(".shared", 0) | needed("", 0), 15u); /* turned off: all four */
+    unsetenv("CML_SANITIZE_ONLY_NEEDED"); /* the default: only the tools with work */
     const unsigned mem_init = (1u << 0) | (1u << 3), race = 1u << CML_RACECHECK,
                    sync = 1u << CML_SYNCCHECK;
     ck_assert_uint_eq(needed("ld.global.f32 %f1, [%rd1];\nst.global.f32 [%rd2], %f1;\n", 0),
@@ -64,6 +65,8 @@ START_TEST(sanitizers_needed_follow_the_ptx)
     ck_assert_uint_eq(needed(NULL, 0), 15u);                       /* no PTX */
     ck_assert_uint_eq(needed(".shared .b8 t[64];\nbar.sync 0;\n", 1), 15u); /* tampered */
     ck_assert_uint_eq(cml_sanitizers_needed(&spec, NULL, NULL), 15u); /* no evidence */
+    setenv("CML_SANITIZE_ONLY_NEEDED", "1", 1); /* any value but 0: the default */
+    ck_assert_uint_eq(needed("bar.sync 0;\n", 0), mem_init | sync);
     unsetenv("CML_SANITIZE_ONLY_NEEDED");
 }
 END_TEST

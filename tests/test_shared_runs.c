@@ -1,4 +1,4 @@
-/* Tasks that share one run of the student's binary (grade_shared.c, CML_SHARED_RUNS=1) get the
+/* Tasks that share one run of the student's binary (grade_shared.c, the default) get the
  * verdicts that a run per task gives, for an honest lab and for each way a task can go wrong;
  * a run that does not end cleanly is thrown away and its tasks run alone. Part of the pipeline
  * suite, on build/fake_lab. */
@@ -33,9 +33,9 @@ static void grade(const char *mode, int shared, cml_lab_result *r, char **log)
     FILE *progress = open_memstream(log, &len);
     cml_run_opts o = { .seed = 4242, .work_dir = work, .cc = 90, .progress = progress };
     if (shared)
-        setenv("CML_SHARED_RUNS", "1", 1);
+        unsetenv("CML_SHARED_RUNS"); /* the default */
     else
-        unsetenv("CML_SHARED_RUNS");
+        setenv("CML_SHARED_RUNS", "0", 1);
     fake_grade(&specs[0], mode, "1.2", &o, r);
     fclose(progress);
     unsetenv("FAKE_MODE");
@@ -43,7 +43,8 @@ static void grade(const char *mode, int shared, cml_lab_result *r, char **log)
 }
 
 static const char *const MODES[] = { NULL, "wrong", "crash", "todo", "slow", "nan", "hang",
-                                     "cudaerror", "fewreps", "stdoutforge" };
+                                     "cudaerror", "fewreps", "stdoutforge", "afterdone",
+                                     "twodone" };
 
 START_TEST(shared_run_gives_the_verdicts_of_a_run_per_task)
 {

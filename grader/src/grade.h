@@ -40,7 +40,7 @@ int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bi
                                 const char *ref_bin, const cml_run_opts *o, cml_lab_result *out);
 
 /* grade_shared.c, tasks that share one run of the student's binary: cml_shared_runs_on says
- * whether CML_SHARED_RUNS=1 asks for it; cml_shared_group_end the first task after the group
+ * whether it is on (the default; CML_SHARED_RUNS=0 turns it off); cml_shared_group_end the first task after the group
  * that starts at t0 (its cases fit one run; t0 + 1 at least); cml_grade_tasks_shared runs tasks
  * [t0, t1) once and fills out[t0..t1) as per-task runs would, 1; or 0 with nothing filled when
  * the run did not end cleanly (then each task is run alone). */

@@ -1,5 +1,5 @@
-/* Tasks of a lab that share one run of the student's binary (CML_SHARED_RUNS=1; off by
- * default until measured on a GPU). A lab process's start costs 0.17-0.36 s of the GPU on an
+/* Tasks of a lab that share one run of the student's binary (on by default since measured on
+ * an H100; CML_SHARED_RUNS=0: a run per task). A lab process's start costs 0.17-0.36 s of the GPU on an
  * H100 (scripts/exp/fixed-costs.sh) and a grading starts one per task; consecutive tasks whose
  * cases fit one run (CML_MAX_CASES) can share one, as the reference's timed cases always do.
  * A shared run counts only when it ended cleanly: `done`, no tampering, exit 0, every case
@@ -20,7 +20,7 @@
 int cml_shared_runs_on(void)
 {
     const char *on = getenv("CML_SHARED_RUNS");
-    return on && strcmp(on, "1") == 0;
+    return !(on && strcmp(on, "0") == 0);
 }
 
 /* Contract in grade.h. */

@@ -33,7 +33,7 @@ int cml_evidence_launches(const char *dir, const char *file, const char *ev);
  * anything in spec's student code, from its PTX in ev_dir: racecheck only where the code
  * reaches shared memory, synccheck only where it synchronizes, memcheck and initcheck always;
  * all four when the PTX cannot be read or the folder's digest is not ev_digest, and always
- * unless CML_SANITIZE_ONLY_NEEDED=1. */
+ * with CML_SANITIZE_ONLY_NEEDED=0. */
 unsigned cml_sanitizers_needed(const cml_lab_spec *spec, const char *ev_dir,
                                const char *ev_digest);
 
