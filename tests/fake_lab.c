@@ -21,6 +21,8 @@
  *              folder named *-again-*), a noisy first measurement; `slowthenwrong`: the same,
  *              but `wrong` in the second measurement (fast only when wrong); `slowthenforge`:
  *              the same, but `dupcase` in the second measurement
+ *   mode `wronginshared`: wrong only in a run that holds another task's cases too (code that
+ *              depends on what another task left in the process), right alone
  *   FAKE_REF_MODE  the mode of a --no-output run (the reference), default right
  *   attack_*   an attack on the sandbox before the first case, then right outputs
  *              (tests/fake_lab_attacks.c says which, tests/test_sandbox.c runs them)
@@ -259,6 +261,19 @@ static void after_done(const char *mode, const char *task)
         record("done");
 }
 
+/* Whether the run's cases belong to more than one task (a shared run). */
+static int mixed_run(const char *const *cases, int ncases)
+{
+    for (int k = 1; k < ncases; k++) {
+        fake_case a, b;
+        parse_case(cases[0], &a);
+        parse_case(cases[k], &b);
+        if (strcmp(a.task, b.task) != 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* The mode for task `task`: FAKE_MODE when FAKE_TASK names it (or is unset), else right. */
 static const char *mode_for(const char *task, int reference)
 {
@@ -363,6 +378,8 @@ int main(int argc, char **argv)
         fake_case c;
         parse_case(cases[k], &c);
         const char *mode = mode_for(c.task, no_output);
+        if (strcmp(mode, "wronginshared") == 0)
+            mode = mixed_run(cases, ncases) ? "wrong" : "right";
         if (odd < 0 && strcmp(mode, "right") != 0) {
             odd = k;
             if (strcmp(mode, "flood") == 0)

@@ -86,6 +86,23 @@ START_TEST(crash_in_a_shared_run_sends_each_task_alone)
 }
 END_TEST
 
+/* Code that fails only after another task's code ran in its process (fake mode wronginshared)
+ * gets the verdict of its own run: the shared run's `wrong` is graded again alone. Fails when
+ * a failure in a clean shared run stands. */
+START_TEST(failure_in_a_shared_run_is_graded_again_alone)
+{
+    cml_lab_result r;
+    char *log = NULL;
+    grade("wronginshared", 1, &r, &log);
+    ck_assert_msg(strstr(log, "tasks 1.1 to 1.3: 6 case(s) in one run") &&
+                  strstr(log, "task 1.2: wrong in the shared run: graded again alone") &&
+                  !strstr(log, "task 1.1: wrong") && r.score == r.max_score,
+                  "%g/%g, 1.2 %s: %s\n%s", r.score, r.max_score,
+                  cml_status_name(r.tasks[1].status), r.tasks[1].detail, log);
+    free(log);
+}
+END_TEST
+
 /* Contract in suites.h (pipeline suite). */
 TCase *shared_runs_tcase(void)
 {
@@ -95,5 +112,6 @@ TCase *shared_runs_tcase(void)
     tcase_add_loop_test(tc, shared_run_gives_the_verdicts_of_a_run_per_task, 0,
                         (int)(sizeof MODES / sizeof MODES[0]));
     tcase_add_test(tc, crash_in_a_shared_run_sends_each_task_alone);
+    tcase_add_test(tc, failure_in_a_shared_run_is_graded_again_alone);
     return tc;
 }

@@ -40,11 +40,14 @@ int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bi
                                 const char *ref_bin, const cml_run_opts *o, cml_lab_result *out);
 
 /* grade_shared.c, tasks that share one run of the student's binary: cml_shared_runs_on says
- * whether it is on (the default; CML_SHARED_RUNS=0 turns it off); cml_shared_group_end the first task after the group
- * that starts at t0 (its cases fit one run; t0 + 1 at least); cml_grade_tasks_shared runs tasks
- * [t0, t1) once and fills out[t0..t1) as per-task runs would, 1; or 0 with nothing filled when
- * the run did not end cleanly (then each task is run alone). */
+ * whether it is on (the default; CML_SHARED_RUNS=0 turns it off); cml_shared_group_end the
+ * first task after the group that starts at t0 (its cases fit one run; t0 + 1 at least);
+ * cml_grade_tasks_shared runs tasks [t0, t1) once and fills out[t0..t1) as per-task runs would,
+ * 1; or 0 with nothing filled when the run did not end cleanly (then each task is run alone);
+ * cml_shared_verdict_stands whether a task's verdict from a shared run stands (passed, slow,
+ * todo), else the task is graded again in a run of its own. */
 int cml_shared_runs_on(void);
+int cml_shared_verdict_stands(const cml_task_result *r);
 int cml_shared_group_end(const cml_lab_spec *spec, int t0);
 int cml_grade_tasks_shared(const cml_lab_spec *spec, int t0, int t1, const char *bin,
                            const char *ref_bin, const cml_run_record *ref,

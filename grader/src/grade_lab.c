@@ -1,7 +1,7 @@
-/* Grade one lab from built binaries: the reference's timings, one student run per task,
- * verification of every case, scores, and what the sandbox saw when a run did not finish. */
+/* Grade one lab from built binaries: the reference's timings (grade_ref.c), a student run per
+ * task or per group of tasks (grade_shared.c), verification of every case, scores, and what the
+ * sandbox saw when a run did not finish. */
 #include "grade.h"
-#include "calibration.h"
 #include "grade_run.h"
 #include "records.h"
 #include "run.h"
@@ -11,120 +11,9 @@
 #include "util.h"
 #include "verify.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* How a run that wrote no `done` ended, as a phrase: "was killed by SIGSEGV (...)". */
-static void unfinished_how(const lab_run *lr, double timeout_s, char *buf, size_t len)
-{
-    const cml_proc_result *p = &lr->proc;
-    if (p->started && !p->timed_out && !p->signaled)
-        snprintf(buf, len, "exited with status %d without finishing (no done record)",
-                 p->exit_code);
-    else
-        cml_proc_describe(p, timeout_s, buf, len);
-}
-
-/* Every timed case of the lab, in task order. */
-static int timed_cases(const cml_lab_spec *spec, int *ti, int *ci)
-{
-    int total = 0;
-    for (int t = 0; t < spec->ntasks; t++)
-        for (int c = 0; c < spec->tasks[t].ncases; c++)
-            if (spec->tasks[t].cases[c].timed) {
-                ti[total] = t;
-                ci[total++] = c;
-            }
-    return total;
-}
-
-/* The calibration's stored run of this chunk (same lab, reference binary and --case list) read
- * back into lr: 1, else 0 (no calibration, no such run, or one the claims reader does not
- * trust or that never wrote `done`: measure it). calibrate stores only trusted, finished runs,
- * so such a run was edited after; used, it would leave the lab without reference times and
- * its students' speed unjudged. */
-static int stored_run(const cml_lab_spec *spec, const case_list *chunk, const cml_run_opts *o,
-                      lab_run *lr)
-{
-    char cases[2048];
-    cml_case_list_text(spec, chunk, cases, sizeof cases);
-    const cml_cal_run *r = o->cal ? cml_cal_find(o->cal, spec->lab, o->ref_sha ? o->ref_sha
-                                                 : "", cases) : NULL;
-    if (!r)
-        return 0;
-    cml_lab_run_replay(spec, chunk, r->text, r->len, lr);
-    if (lr->rec.tampered || !lr->rec.done) {
-        if (o->progress)
-            fprintf(o->progress, "[%s] warning: calibration %s's stored reference run %s%s%s: "
-                    "the reference is measured live\n", spec->lab, o->cal->id,
-                    lr->rec.tampered ? "was tampered (it " : "never wrote done",
-                    lr->rec.tampered ? lr->rec.tamper : "", lr->rec.tampered ? ")" : "");
-        return 0;
-    }
-    if (o->progress)
-        fprintf(o->progress, "[%s] reference solution: %d timed case(s) from calibration %s\n",
-                spec->lab, chunk->n, o->cal->id);
-    return 1;
-}
-
-/* The reference measured here and now; stored into o->cal_out when calibrating. */
-static void live_run(const cml_lab_spec *spec, const char *ref_bin, const case_list *chunk,
-                     const cml_run_opts *o, lab_run *lr)
-{
-    char cases[2048];
-    if (o->progress)
-        fprintf(o->progress, "[%s] reference solution: %d timed case(s)\n", spec->lab,
-                chunk->n);
-    const double t_run = cml_now();
-    cml_lab_run(ref_bin, o->ref_sha, spec, chunk, NULL, o, lr);
-    if (o->progress)
-        fprintf(o->progress, "[%s] reference solution: %.1f s\n", spec->lab,
-                cml_now() - t_run);
-    cml_case_list_text(spec, chunk, cases, sizeof cases);
-    if (o->cal_out && lr->text && lr->rec.done && !lr->rec.tampered &&
-        cml_cal_put(o->cal_out, spec->lab, o->ref_sha ? o->ref_sha : "", cases, lr->text,
-                    lr->text_len) < 0 && o->progress)
-        fprintf(o->progress, "[%s] warning: the calibration is full: this run is not stored\n",
-                spec->lab);
-}
-
-/* Contract in grade.h. */
-void cml_reference_runs(const cml_lab_spec *spec, const char *ref_bin, const cml_run_opts *o,
-                           cml_lab_result *out, cml_run_record *per_task)
-{
-    int ti[CML_MAX_TASKS * CML_MAX_CASES], ci[CML_MAX_TASKS * CML_MAX_CASES];
-    int total = timed_cases(spec, ti, ci);
-    lab_run *lr = malloc(sizeof *lr);
-    for (int start = 0; lr && start < total; start += CML_MAX_CASES) {
-        case_list chunk;
-        chunk.n = total - start < CML_MAX_CASES ? total - start : CML_MAX_CASES;
-        memcpy(chunk.task, ti + start, chunk.n * sizeof *ti);
-        memcpy(chunk.tcase, ci + start, chunk.n * sizeof *ci);
-        if (stored_run(spec, &chunk, o, lr))
-            out->ref_calibrated++;
-        else
-            live_run(spec, ref_bin, &chunk, o, lr);
-        free(lr->text);
-        lr->text = NULL;
-        if (start == 0)
-            out->ref_run = lr->rec;
-        if (lr->rec.tampered && o->progress) /* cannot happen with the real solution */
-            fprintf(o->progress, "[%s] warning: the reference solution's run was tampered (it "
-                    "%s): its timings are not used\n", spec->lab, lr->rec.tamper);
-        if (!lr->rec.tampered)
-            cml_spread_records(&lr->rec, &chunk, per_task);
-        if (!lr->rec.done && o->progress) {
-            char how[300];
-            unfinished_how(lr, spec->timeout_s, how, sizeof how);
-            fprintf(o->progress, "[%s] warning: the reference solution %s: its timings are "
-                    "missing, so no performance points can be given\n", spec->lab, how);
-        }
-        cml_proc_result_free(&lr->proc);
-    }
-    free(lr);
-}
 
 /* A run that wrote no `done` and left cases without a record: those cases fail with what the
  * sandbox saw, and the task is a timeout, or a crash unless the harness reported a CUDA error
@@ -134,7 +23,7 @@ static int apply_unfinished(const cml_task_spec *t, const lab_run *lr, double ti
                             cml_task_result *r)
 {
     char how[300], tail[320], during[200];
-    unfinished_how(lr, timeout_s, how, sizeof how);
+    cml_run_unfinished_how(lr, timeout_s, how, sizeof how);
     int first = -1, harness_error = 0;
     for (int c = 0; c < t->ncases; c++) {
         harness_error |= lr->rec.cases[c].status == CML_CASE_ERROR;
@@ -160,7 +49,7 @@ static int apply_unfinished(const cml_task_spec *t, const lab_run *lr, double ti
 static void note_ending(const lab_run *lr, double timeout_s, cml_task_result *r)
 {
     char how[300];
-    unfinished_how(lr, timeout_s, how, sizeof how);
+    cml_run_unfinished_how(lr, timeout_s, how, sizeof how);
     cml_award(r, r->status, "%s%sthen the lab binary %s", r->detail, r->detail[0] ? "; " : "",
               how);
 }
@@ -261,8 +150,18 @@ int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bi
         int end = shared ? cml_shared_group_end(spec, t) : t + 1;
         if (end > t + 1 && cml_grade_tasks_shared(spec, t, end, student_bin, ref_bin, ref, o,
                                                   out->tasks)) {
-            for (; t < end; t++)
+            for (; t < end; t++) {
                 ran[t] = 1;
+                if (!cml_shared_verdict_stands(&out->tasks[t])) {
+                    if (o->progress)
+                        fprintf(o->progress, "[%s] task %s: %s in the shared run: "
+                                "graded again alone\n", spec->lab, spec->tasks[t].id,
+                                cml_status_name(out->tasks[t].status));
+                    ran[t] = grade_task(spec, t, student_bin, ref_bin, &ref[t], o,
+                                        &out->tasks[t]) == 0;
+                    rc |= !ran[t];
+                }
+            }
             continue;
         }
         for (; t < end; t++) {

@@ -154,3 +154,14 @@ void cml_spread_records(const cml_run_record *rec, const case_list *cl, cml_run_
             to->ncases = cl->tcase[j] + 1;
     }
 }
+
+/* Contract in grade_run.h. */
+void cml_run_unfinished_how(const lab_run *lr, double timeout_s, char *buf, size_t len)
+{
+    const cml_proc_result *p = &lr->proc;
+    if (p->started && !p->timed_out && !p->signaled)
+        snprintf(buf, len, "exited with status %d without finishing (no done record)",
+                 p->exit_code);
+    else
+        cml_proc_describe(p, timeout_s, buf, len);
+}

@@ -27,6 +27,9 @@ typedef struct {
 void cml_lab_run(const char *bin, const char *sha, const cml_lab_spec *spec,
                  const case_list *cl, const char *dir, const cml_run_opts *o, lab_run *lr);
 
+/* How a run that wrote no `done` ended, as a phrase: "was killed by SIGSEGV (...)". */
+void cml_run_unfinished_how(const lab_run *lr, double timeout_s, char *buf, size_t len);
+
 /* The --case arguments of cl, joined by ' ' (a calibration's key). */
 void cml_case_list_text(const cml_lab_spec *spec, const case_list *cl, char *buf, size_t len);
 

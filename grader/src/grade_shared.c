@@ -4,7 +4,8 @@
  * cases fit one run (CML_MAX_CASES) can share one, as the reference's timed cases always do.
  * A shared run counts only when it ended cleanly: `done`, no tampering, exit 0, every case
  * answered. Anything else (a crash, a hang, a sticky CUDA error in one task) throws it away and
- * its tasks run alone as before, so one task's failure still costs that task only. */
+ * its tasks run alone as before, so one task's failure still costs that task only; and a task
+ * that failed in a clean shared run is graded again alone (cml_shared_verdict_stands). */
 #include "grade.h"
 #include "grade_run.h"
 #include "run.h"
@@ -21,6 +22,16 @@ int cml_shared_runs_on(void)
 {
     const char *on = getenv("CML_SHARED_RUNS");
     return !(on && strcmp(on, "0") == 0);
+}
+
+/* Contract in grade.h. A failure in a shared run is the old path's only when the task's code
+ * alone caused it; what another task's code left in the process (a static buffer, a device
+ * setting, a leak) could cause it too, so the task runs alone and that verdict stands. A slow
+ * verdict was measured again alone already, and a TODO is the harness's own word. */
+int cml_shared_verdict_stands(const cml_task_result *r)
+{
+    return r->status == CML_STATUS_PASSED || r->status == CML_STATUS_SLOW ||
+           r->status == CML_STATUS_TODO;
 }
 
 /* Contract in grade.h. */
