@@ -65,9 +65,11 @@ $(BUILD)/check_tests: $(TEST_OBJ) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS) -lz
 
 $(BUILD)/fake_lab: tests/fake_lab.c tests/fake_lab_attacks.c tests/fake_lab_attacks.h \
+                   tests/fake_lab_lock.c tests/fake_lab_lock.h \
                    common/cml_rand.h
 	@mkdir -p $(@D)
-	$(CC) -Icommon $(STRICT) $(CFLAGS) -o $@ tests/fake_lab.c tests/fake_lab_attacks.c -lm
+	$(CC) -Icommon $(STRICT) $(CFLAGS) -o $@ tests/fake_lab.c tests/fake_lab_attacks.c \
+	    tests/fake_lab_lock.c -lm
 
 grade: $(BUILD)/cml-grade $(BUILD)/cml-probe
 	$(BUILD)/cml-grade grade $(if $(LAB),--lab $(LAB)) $(if $(SUBMISSION),--submission $(SUBMISSION))

@@ -35,11 +35,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include "cml_rand.h"
+#include "fake_lab_lock.h"
 #include "fake_lab_attacks.h"
 
 typedef struct {
@@ -295,58 +294,11 @@ static void flood_stdout(void)
     fflush(stdout);
 }
 
-/* Whether another process holds the lock at path (a shared lock is refused); -1: unreadable. */
-static int lock_held(const char *path)
-{
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return -1;
-    int held = flock(fd, LOCK_SH | LOCK_NB) < 0;
-    close(fd);
-    return held;
-}
-
-/* FAKE_LOCK_HELD=path: this run must find the batch's GPU lock held by its grading; exit 9 when
- * it is free. */
-static int lock_not_held(void)
-{
-    const char *path = getenv("FAKE_LOCK_HELD");
-    int held = path ? lock_held(path) : 1;
-    if (held == 1)
-        return 0;
-    fprintf(stderr, "fake lab: the GPU lock %s is %s\n", path, held < 0 ? "unreadable" : "free");
-    return 1;
-}
-
-/* --hold, as the probe's binary (common/probe.cu): with FAKE_HOLD_LOG set, note the start and
- * the end of the hold there with whether the GPU lock of FAKE_LOCK_HELD was held, say "1", wait
- * for EOF on stdin; without it, refuse the argument as before. */
-static int fake_hold(void)
-{
-    const char *log = getenv("FAKE_HOLD_LOG"), *lock = getenv("FAKE_LOCK_HELD");
-    if (!log)
-        return 2;
-    for (int end = 0; end < 2; end++) {
-        int held = lock && lock_held(lock) == 1;
-        FILE *f = fopen(log, "a");
-        if (f) {
-            fprintf(f, "%s %d %s\n", end ? "let-go" : "hold", (int)getpid(),
-                    held ? "locked" : "unlocked");
-            fclose(f);
-        }
-        char c;
-        if (!end && write(1, "1", 1) == 1)
-            while (read(0, &c, 1) > 0)
-                ;
-    }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--hold") == 0)
         return fake_hold();
-    if (lock_not_held())
+    if (fake_lock_not_held())
         return 9;
     const char *fd = getenv("CML_RESULT_FD"), *dir = NULL, *ms_env = getenv("FAKE_REF_MS");
     uint64_t seed = 0;
