@@ -71,6 +71,7 @@ typedef struct {
     const cml_sandbox_caps *caps;
     double deadline;
     uint64_t mem_cap;
+    const cml_watch_hook *hook; /* unconfined runs only (cml_run_watched) */
 } child_plan;
 
 static void lower_limit(int resource, rlim_t value)
@@ -208,7 +209,8 @@ static int run_child(child_plan *p, int out_r, int err_r, double timeout_s, size
     }
     out->started = 1;
     /* sandboxed: the supervisor enforces the deadline; this one only backs it up */
-    out->timed_out = cml_watch(pid, out_r, t0 + timeout_s + (p->sandboxed ? 30 : 0), &c);
+    out->timed_out = cml_watch(pid, out_r, t0 + timeout_s + (p->sandboxed ? 30 : 0), p->hook,
+                               &out->watch_stopped, &c);
     cml_finish(pid, out_r, &c, &status);
     track(pid, 0);
     out->wall_s = cml_now() - t0;
@@ -272,6 +274,15 @@ int cml_run(char *const argv[], char *const extra_env[], const char *cwd, int re
             double timeout_s, size_t output_cap, cml_proc_result *out)
 {
     return run_plan(argv, extra_env, cwd, result_fd, timeout_s, output_cap, NULL, out);
+}
+
+/* Contract in run.h. */
+int cml_run_watched(char *const argv[], const char *cwd, double timeout_s, size_t output_cap,
+                    const cml_watch_hook *hook, cml_proc_result *out)
+{
+    const child_plan watched = { .ruleset_fd = -1, .report_w = -1, .report_r = -1,
+                                 .hook = hook };
+    return run_plan(argv, NULL, cwd, -1, timeout_s, output_cap, &watched, out);
 }
 
 /* Free the captured output. */

@@ -33,6 +33,18 @@ int cml_result_fd_open(void);
  * malloc'd; NULL on failure. */
 char *cml_result_fd_read(int fd, size_t *len);
 
+/* A check of the caller's while a program runs (cml_run_watched): stop(ctx) is asked about every
+ * 100 ms, and a 1 kills the program's process group as a timeout would. */
+typedef struct {
+    int (*stop)(void *ctx);
+    void *ctx;
+} cml_watch_hook;
+
+/* cml_run (unconfined, no result channel) with the caller's watch: out->watch_stopped says that
+ * the hook stopped it. */
+int cml_run_watched(char *const argv[], const char *cwd, double timeout_s, size_t output_cap,
+                    const cml_watch_hook *hook, cml_proc_result *out);
+
 /* Install SIGINT/SIGTERM/SIGHUP handlers that SIGKILL the process groups of every child
  * cml_run() is waiting on, then let the signal end the grader as usual. Call once from main. */
 void cml_run_kill_children_on_signals(void);

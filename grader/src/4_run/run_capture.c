@@ -63,17 +63,25 @@ int cml_open_pidfd(pid_t pid)
 
 /* Poll the output pipe (and the child's pidfd) until the child exits or the deadline.
  * Returns 1 when the deadline passed. The child is left unreaped (a zombie holds its pgid). */
-int cml_watch(pid_t pid, int out_r, double deadline, capture *c)
+int cml_watch(pid_t pid, int out_r, double deadline, const cml_watch_hook *hook, int *stopped,
+              capture *c)
 {
     int pidfd = cml_open_pidfd(pid), pipe_open = 1, timed_out = 0;
+    double next_ask = cml_now() + 0.1;
     for (;;) {
         if (cml_child_has_exited(pid))
             break;
-        double left = deadline - cml_now();
+        double now = cml_now(), left = deadline - now;
         if (left <= 0) { timed_out = 1; break; }
+        if (hook && now >= next_ask) {
+            next_ask = now + 0.1;
+            if (hook->stop(hook->ctx)) { *stopped = 1; break; }
+        }
         int ms = left > 3600 ? 3600000 : (int)(left * 1000) + 1;
         if (pidfd < 0 && ms > 20)
             ms = 20; /* no pidfd: look at the child every 20 ms */
+        if (hook && ms > 100)
+            ms = 100;
         struct pollfd fds[2] = { { pipe_open ? out_r : -1, POLLIN, 0 }, { pidfd, POLLIN, 0 } };
         if (poll(fds, 2, ms) > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
             pipe_open = cml_read_some(out_r, c);

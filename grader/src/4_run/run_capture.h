@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "run.h"
+
 /* Captured output: the first `cap` bytes kept, the rest counted. */
 typedef struct {
     char *buf;
@@ -19,9 +21,11 @@ int cml_read_some(int fd, capture *c);
 int cml_child_has_exited(pid_t pid);
 /* A pidfd for pid, or -1 where the kernel has none. */
 int cml_open_pidfd(pid_t pid);
-/* Poll the output pipe (and the child's pidfd) until the child exits or the deadline.
- * Returns 1 when the deadline passed. The child is left unreaped (a zombie holds its pgid). */
-int cml_watch(pid_t pid, int out_r, double deadline, capture *c);
+/* Poll the output pipe (and the child's pidfd) until the child exits or the deadline, or the
+ * caller's hook (NULL: none; asked every 100 ms) says stop, which sets *stopped. Returns 1 when
+ * the deadline passed. The child is left unreaped (a zombie holds its pgid). */
+int cml_watch(pid_t pid, int out_r, double deadline, const cml_watch_hook *hook, int *stopped,
+              capture *c);
 /* Kill the group (stray grandchildren too), keep what is left in the pipe, reap. */
 void cml_finish(pid_t pid, int out_r, capture *c, int *status);
 

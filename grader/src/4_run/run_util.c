@@ -105,6 +105,8 @@ void cml_proc_describe(const cml_proc_result *r, double timeout_s, char *buf, si
         snprintf(buf, len, "%s", r->output ? r->output : "could not start");
     else if (r->timed_out)
         snprintf(buf, len, "timed out after %g s (killed)", timeout_s);
+    else if (r->watch_stopped) /* the caller says what its watch saw */
+        snprintf(buf, len, "was stopped by the grader's watch");
     else if (r->mem_exceeded) /* the supervisor's SIGKILL: say why, not just the signal */
         snprintf(buf, len, "was killed: its processes used more than %llu MiB of host memory",
                  (unsigned long long)(r->mem_cap >> 20));

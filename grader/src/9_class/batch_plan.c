@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #define EXTRACT_TIMEOUT_S 120.0
+#define EXTRACT_MAX_MB 256       /* unpacked bytes of one archive (CML_EXTRACT_MAX_MB) */
+#define EXTRACT_MAX_ENTRIES 20000 /* files and folders of one archive */
 
 /* Contract in batch.h. */
 uint64_t cml_random_seed(void)
@@ -72,7 +74,53 @@ static void safe_name(const char *name, const cml_plan *p, char *out, size_t len
     }
 }
 
-/* Unpack archive into dir with tar or unzip. 0, or -1 with why. */
+/* What an archive has unpacked so far: bytes of its files (their sizes) and entries. */
+typedef struct {
+    const char *dir;
+    uint64_t max_bytes, bytes;
+    long entries;
+} unpacked;
+
+static void count_tree(const char *dir, unpacked *u, int depth)
+{
+    DIR *d = depth < 64 ? opendir(dir) : NULL;
+    for (struct dirent *e; d && (e = readdir(d)) && u->entries <= EXTRACT_MAX_ENTRIES;) {
+        char p[CML_PATH];
+        struct stat st;
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+            cml_fmt(p, sizeof p, "%s/%s", dir, e->d_name) < 0 || lstat(p, &st) < 0)
+            continue;
+        u->entries++;
+        u->bytes += S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+        if (S_ISDIR(st.st_mode))
+            count_tree(p, u, depth + 1);
+    }
+    if (d)
+        closedir(d);
+}
+
+/* The extraction's watch (cml_watch_hook): stop once the archive unpacked past the caps. An
+ * archive's listing could lie about its sizes (zip), so the disk is what is counted. */
+static int unpacked_too_much(void *ctx)
+{
+    unpacked *u = ctx;
+    u->bytes = 0;
+    u->entries = 0;
+    count_tree(u->dir, u, 0);
+    return u->bytes > u->max_bytes || u->entries > EXTRACT_MAX_ENTRIES;
+}
+
+/* The unpacked-size cap: CML_EXTRACT_MAX_MB (1 to 65536), else EXTRACT_MAX_MB. */
+static uint64_t extract_max_bytes(void)
+{
+    const char *v = getenv("CML_EXTRACT_MAX_MB");
+    long mb = v ? strtol(v, NULL, 10) : 0;
+    return (uint64_t)(mb >= 1 && mb <= 65536 ? mb : EXTRACT_MAX_MB) << 20;
+}
+
+/* Unpack archive into dir with tar or unzip, watched: one that unpacks past the caps (an
+ * archive bomb, which could fill the disk every other student's results are written to) is
+ * stopped and removed. 0, or -1 with why. */
 static int extract(const char *archive, int kind, const char *dir, char *why, size_t len)
 {
     char tool[CML_PATH];
@@ -91,9 +139,18 @@ static int extract(const char *archive, int kind, const char *dir, char *why, si
         return -1;
     }
     /* tar refuses members with ".." and strips leading "/"; unzip skips ".." members */
-    cml_run(kind == 2 ? unzip : tar, NULL, dir, -1, EXTRACT_TIMEOUT_S, 4096, &r);
-    int ok = r.started && r.exited && r.exit_code == 0 && !r.timed_out;
-    if (!ok) {
+    unpacked u = { dir, extract_max_bytes(), 0, 0 };
+    const cml_watch_hook watch = { unpacked_too_much, &u };
+    cml_run_watched(kind == 2 ? unzip : tar, dir, EXTRACT_TIMEOUT_S, 4096, &watch, &r);
+    int too_much = r.watch_stopped || unpacked_too_much(&u); /* also what it left at the end */
+    int ok = r.started && r.exited && r.exit_code == 0 && !r.timed_out && !too_much;
+    if (too_much) {
+        snprintf(why, len, "not graded: the archive unpacks to more than %llu MiB or %d files "
+                 "(stopped at %llu MiB, %ld files): submit the source files only",
+                 (unsigned long long)(u.max_bytes >> 20), EXTRACT_MAX_ENTRIES,
+                 (unsigned long long)(u.bytes >> 20), u.entries);
+        cml_rmtree(dir);
+    } else if (!ok) {
         char how[200];
         cml_proc_describe(&r, EXTRACT_TIMEOUT_S, how, sizeof how);
         snprintf(why, len, "not graded: the archive could not be unpacked (%s %s%s%.100s)",

@@ -175,6 +175,7 @@ typedef struct {
     int exited, exit_code;
     int signaled, signal;
     int timed_out;
+    int watch_stopped;    /* killed because the caller's watch said so (cml_run_watched) */
     double wall_s;
     char *output;         /* captured stdout+stderr, NUL-terminated, at most the cap */
     size_t output_len;
