@@ -61,8 +61,7 @@ int cml_open_pidfd(pid_t pid)
 #endif
 }
 
-/* Poll the output pipe (and the child's pidfd) until the child exits or the deadline.
- * Returns 1 when the deadline passed. The child is left unreaped (a zombie holds its pgid). */
+/* Contract in run_capture.h. With a hook, poll wakes at least every 100 ms to ask it. */
 int cml_watch(pid_t pid, int out_r, double deadline, const cml_watch_hook *hook, int *stopped,
               capture *c)
 {
