@@ -159,6 +159,8 @@ static void init_record(const cml_grade_opts *o, cml_grading *g)
     char *real = realpath(o->submission, NULL);
     snprintf(g->submission, sizeof g->submission, "%s", real ? real : o->submission);
     free(real);
+    for (int i = 0; i < CML_MAX_OTHERS; i++)
+        snprintf(g->others[i], sizeof g->others[i], "%s", o->others[i] ? o->others[i] : "");
     time_t now = time(NULL);
     struct tm tm;
     strftime(g->started_at, sizeof g->started_at, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
@@ -279,8 +281,11 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
                  o->out_dir);
         return -1;
     }
-    const char *protect[] = { o->root, o->out_dir, o->submission };
-    cml_sandbox_protect(protect, 3); /* no lab run reads these, whatever else it may */
+    const char *protect[3 + CML_MAX_OTHERS] = { o->root, o->out_dir, o->submission };
+    for (int i = 0; i < CML_MAX_OTHERS; i++)
+        protect[3 + i] = o->others[i];
+    /* no lab run reads these, whatever else it may, and no build may #include them */
+    cml_sandbox_protect(protect, 3 + CML_MAX_OTHERS);
     snprintf(g->sandbox_missing, sizeof g->sandbox_missing, "%s",
              cml_sandbox_caps_get()->missing);
     int use_cal = 0;

@@ -84,6 +84,9 @@ typedef struct {
      * after the builds. A batch runs two gradings per GPU with the same lock, so one builds
      * while the other is timed, and no two are ever timed together. NULL: no lock */
     const char *gpu_lock;
+    /* other students' folders, protected like this one's submission and output (the include
+     * rule refuses them, no lab run reads them): a batch's submissions and output folders */
+    const char *others[CML_MAX_OTHERS];
 } cml_grade_opts;
 
 /* Load root/grader/specs/ *.spec in name order, keeping those whose lab name starts with

@@ -25,6 +25,7 @@
 static const char USAGE[] =
     "usage: cml-grade grade [--submission DIR] [--lab NN] [--seed N] [--out DIR] [--root DIR]\n"
     "                       [--no-color] [--keep] [--calibration FILE] [--gpu-lock FILE]\n"
+    "                       [--protect DIR]...\n"
     "       cml-grade batch --submissions DIR --out DIR [...]   (a class; batch --help)\n"
     "       cml-grade calibrate [--out FILE] | --check FILE     (reference timings once)\n"
     "       cml-grade slurm | collect | regrade ...             (each has --help)\n"
@@ -46,12 +47,16 @@ static const char USAGE[] =
     "  --calibration FILE  the reference's timings from `cml-grade calibrate` on this GPU\n"
     "                    model instead of a reference run per lab\n"
     "  --gpu-lock FILE   hold this lock while using the GPU (batch sets it)\n"
+    "  --protect DIR     other students' files (at most 2): never read by a lab run, never\n"
+    "                    #included by a build (batch passes its submissions and output)\n"
     "        After every lab, compute-sanitizer checks each solved task (an error costs it its\n"
     "        points): CML_SANITIZE_JOBS=N runs N at a time, CML_SANITIZE=off skips them.\n"
     "bench   build the reference solutions and print their bandwidth tables on this GPU\n";
 
 typedef struct {
     const char *submission, *lab, *out, *root, *calibration, *gpu_lock;
+    const char *protect[CML_MAX_OTHERS];
+    int nprotect;
     uint64_t seed;
     int have_seed, no_color, keep;
 } cli;
@@ -71,7 +76,7 @@ static int parse_options(int argc, char **argv, int bench, cli *c)
         { "submission", 1, 0, 's' }, { "lab", 1, 0, 'l' }, { "seed", 1, 0, 'S' },
         { "out", 1, 0, 'o' }, { "root", 1, 0, 'r' }, { "no-color", 0, 0, 'n' },
         { "keep", 0, 0, 'k' }, { "calibration", 1, 0, 'c' }, { "gpu-lock", 1, 0, 'g' },
-        { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+        { "protect", 1, 0, 'p' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
     static const struct option bench_opts[] = {
         { "lab", 1, 0, 'l' }, { "root", 1, 0, 'r' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
     int ch;
@@ -88,6 +93,11 @@ static int parse_options(int argc, char **argv, int bench, cli *c)
         case 'k': c->keep = 1; break;
         case 'c': c->calibration = optarg; break;
         case 'g': c->gpu_lock = optarg; break;
+        case 'p':
+            if (c->nprotect == CML_MAX_OTHERS)
+                return usage_error("--protect is given at most twice ('%s' is one more)", optarg);
+            c->protect[c->nprotect++] = optarg;
+            break;
         case 'h': fputs(USAGE, stdout); return -1;
         case 'S':
             errno = 0;
@@ -159,7 +169,8 @@ static int cmd_grade(cli *c)
     int n = specs && g ? cml_load_specs(root, c->lab, specs, CML_MAX_LABS, err, sizeof err) : -1;
     double build_s = 0;
     cml_grade_opts o = { root, c->submission, c->out, c->have_seed ? c->seed : cml_random_seed(),
-                         c->keep, stderr, NULL, NULL, c->calibration, c->gpu_lock };
+                         c->keep, stderr, NULL, NULL, c->calibration, c->gpu_lock,
+                         { c->protect[0], c->protect[1] } };
     if (n <= 0 || cml_grade(&o, specs, n, g, &build_s, err, sizeof err) < 0) {
         fprintf(stderr, "cml-grade: %s\n", err);
         rc = 2;

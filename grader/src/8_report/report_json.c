@@ -110,6 +110,8 @@ static void write_record(FILE *f, const void *ctx)
     jw_u64(&w, "seed", g->seed);
     jw_string(&w, "seed_string", seed); /* 64-bit: exact even where numbers are doubles */
     jw_string(&w, "submission", g->submission);
+    jw_string(&w, "protect_1", g->others[0]); /* a batch's other students (`grade --protect`) */
+    jw_string(&w, "protect_2", g->others[1]);
     jw_string(&w, "started_at", g->started_at);
     jw_string(&w, "host", g->host);
     jw_string(&w, "sandbox_missing", g->sandbox_missing);

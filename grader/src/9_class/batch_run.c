@@ -31,6 +31,10 @@ void cml_batch_grade_args(const cml_batch *b, int i, int g, char *store[], char 
         ARG("--lab"), ARG("%s", b->lab);
     if (b->root)
         ARG("--root"), ARG("%s", b->root);
+    /* the other students: every folder, and the archives unpacked under the output */
+    ARG("--protect"), ARG("%s", b->out_abs);
+    if (strncmp(e->path, b->out_abs, strlen(b->out_abs)) != 0 && strrchr(e->path, '/'))
+        ARG("--protect"), ARG("%.*s", (int)(strrchr(e->path, '/') - e->path), e->path);
 #undef ARG
     store[a] = NULL;
 }
@@ -38,7 +42,7 @@ void cml_batch_grade_args(const cml_batch *b, int i, int g, char *store[], char 
 /* Start entry i on GPU g in slot s. */
 static void start(cml_batch *b, int g, cml_slot *s, int i)
 {
-    char *args[24], buf[20][4096], dir[CML_PATH], log[CML_PATH];
+    char *args[28], buf[24][4096], dir[CML_PATH], log[CML_PATH];
     cml_fmt(dir, sizeof dir, "%s/students/%s", b->out_abs, b->plan.e[i].name);
     cml_mkdirs(dir);
     cml_fmt(log, sizeof log, "%s/grade.log", dir);
@@ -185,7 +189,7 @@ int cml_batch_all(cml_batch *b)
 /* Contract in batch_run.h. */
 int cml_batch_one(cml_batch *b)
 {
-    char *args[24], buf[20][4096], dir[CML_PATH], log[CML_PATH];
+    char *args[28], buf[24][4096], dir[CML_PATH], log[CML_PATH];
     cml_student_status st = { 0 };
     if (b->index >= b->plan.n) {
         fprintf(stderr, "cml-grade batch: --index %d: the plan has %d entries\n", b->index,

@@ -3,6 +3,7 @@
  * say, task by task, whether anything differs from the first grading. */
 #include "batch_child.h"
 #include "class.h"
+#include "cml.h"
 #include "util.h"
 
 #include <errno.h>
@@ -90,6 +91,7 @@ int cml_cmd_regrade(int argc, char **argv)
         return argc == 2 && strcmp(argv[1], "--help") == 0 ? 0 : 2;
     }
     char rec[CML_PATH], sub[CML_PATH], seed[32], cal[CML_PATH], out[CML_PATH];
+    char others[CML_MAX_OTHERS][CML_PATH];
     char log[CML_PATH], old_sum[CML_PATH], new_sum[CML_PATH];
     cml_fmt(rec, sizeof rec, "%s/record.json", dir);
     char *json = cml_read_text(rec, 64u << 20, NULL);
@@ -100,6 +102,12 @@ int cml_cmd_regrade(int argc, char **argv)
         free(json);
         return 2;
     }
+    for (int i = 0; i < CML_MAX_OTHERS; i++) { /* the folders the first grading protected */
+        char key[16];
+        snprintf(key, sizeof key, "protect_%d", i + 1);
+        if (record_string(json, key, others[i], sizeof others[i]) < 0)
+            others[i][0] = '\0';
+    }
     const char *cal_obj = strstr(json, "\"calibration\": {"); /* its "path", no other */
     int have_cal = cal_obj && record_string(cal_obj, "path", cal, sizeof cal) == 0 && cal[0] &&
                    access(cal, R_OK) == 0;
@@ -107,9 +115,12 @@ int cml_cmd_regrade(int argc, char **argv)
     cml_fmt(out, sizeof out, to ? "%s" : "%s/regrade", to ? to : dir);
     cml_mkdirs(out);
     cml_fmt(log, sizeof log, "%s/grade.log", out);
-    char *args[14] = { "grade", "--submission", sub, "--seed", seed, "--out", out,
+    char *args[18] = { "grade", "--submission", sub, "--seed", seed, "--out", out,
                        "--no-color" };
     int a = 8;
+    for (int i = 0; i < CML_MAX_OTHERS; i++)
+        if (others[i][0])
+            args[a++] = "--protect", args[a++] = others[i];
     if (root)
         args[a++] = "--root", args[a++] = (char *)root;
     if (have_cal)

@@ -255,9 +255,11 @@ typedef struct {
 
 /* ---- one grading: what every report is written from ---- */
 #define CML_MAX_LABS 8
+#define CML_MAX_OTHERS 2 /* other students' folders a grading protects (`grade --protect`) */
 typedef struct {
     uint64_t seed;
     char submission[512];
+    char others[CML_MAX_OTHERS][512]; /* those folders, "" for none: a regrade protects them too */
     char started_at[32];        /* ISO 8601 UTC */
     int have_gpu;
     char no_gpu_reason[256];
