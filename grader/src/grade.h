@@ -112,10 +112,10 @@ void cml_grading_free(cml_grading *g);
  * or waiting for the phase: what the reports say when the grading ends before it).
  * cml_sanitize_phase: every tool on every solved task, bins[l] being lab l's student binary
  * (NULL: none), all at once in a pool; a tool left out of needed[l] (cml_sanitizers_needed;
- * needed NULL: all) passes without a run, as having nothing to check; an error makes the task `sanitizer` with no points, a
- * tool missing or failing on its own is "not checked". Rescores g; prints "sanitizers: N runs
- * in X s" to o->progress. Without a GPU, or with CML_SANITIZE=off, nothing runs and the
- * report says so. */
+ * needed NULL: all) passes without a run, as having nothing to check; an error makes the task
+ * `sanitizer` with no points, a tool missing or failing on its own is "not checked". Rescores
+ * g; prints "sanitizers: N runs in X s" to o->progress. Without a GPU, or with
+ * CML_SANITIZE=off, nothing runs and the report says so. */
 void cml_sanitize_mark(cml_lab_result *lab);
 void cml_sanitize_phase(cml_grading *g, const char *const bins[], const unsigned needed[],
                         const cml_run_opts *o);

@@ -148,23 +148,16 @@ int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bi
     int rc = 0, ran[CML_MAX_TASKS], shared = cml_shared_runs_on();
     for (int t = 0; t < spec->ntasks;) {
         int end = shared ? cml_shared_group_end(spec, t) : t + 1;
-        if (end > t + 1 && cml_grade_tasks_shared(spec, t, end, student_bin, ref_bin, ref, o,
-                                                  out->tasks)) {
-            for (; t < end; t++) {
+        int done = end > t + 1 && cml_grade_tasks_shared(spec, t, end, student_bin, ref_bin,
+                                                         ref, o, out->tasks);
+        for (; t < end; t++) { /* a task the shared run did not settle runs alone */
+            if (done && cml_shared_verdict_stands(&out->tasks[t])) {
                 ran[t] = 1;
-                if (!cml_shared_verdict_stands(&out->tasks[t])) {
-                    if (o->progress)
-                        fprintf(o->progress, "[%s] task %s: %s in the shared run: "
-                                "graded again alone\n", spec->lab, spec->tasks[t].id,
-                                cml_status_name(out->tasks[t].status));
-                    ran[t] = grade_task(spec, t, student_bin, ref_bin, &ref[t], o,
-                                        &out->tasks[t]) == 0;
-                    rc |= !ran[t];
-                }
+                continue;
             }
-            continue;
-        }
-        for (; t < end; t++) {
+            if (done && o->progress)
+                fprintf(o->progress, "[%s] task %s: %s in the shared run: graded again alone\n",
+                        spec->lab, spec->tasks[t].id, cml_status_name(out->tasks[t].status));
             ran[t] = grade_task(spec, t, student_bin, ref_bin, &ref[t], o, &out->tasks[t]) == 0;
             rc |= !ran[t];
         }

@@ -1,7 +1,8 @@
 /* Tasks of a lab that share one run of the student's binary (on by default since measured on
- * an H100; CML_SHARED_RUNS=0: a run per task). A lab process's start costs 0.17-0.36 s of the GPU on an
- * H100 (scripts/exp/fixed-costs.sh) and a grading starts one per task; consecutive tasks whose
- * cases fit one run (CML_MAX_CASES) can share one, as the reference's timed cases always do.
+ * an H100; CML_SHARED_RUNS=0: a run per task). A lab process's start costs 0.17-0.36 s of the
+ * GPU on an H100 (scripts/exp/fixed-costs.sh) and a grading starts one per task; consecutive
+ * tasks whose cases fit one run (CML_MAX_CASES) can share one, as the reference's timed cases
+ * always do.
  * A shared run counts only when it ended cleanly: `done`, no tampering, exit 0, every case
  * answered. Anything else (a crash, a hang, a sticky CUDA error in one task) throws it away and
  * its tasks run alone as before, so one task's failure still costs that task only; and a task
