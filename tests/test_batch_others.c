@@ -13,10 +13,12 @@
 #include "util.h"
 
 /* An archive bomb: a tarball of a few hundred KiB that unpacks to 256 MiB (a sparse file that
- * tar reads as zeros). Under an unpacked-size cap of 8 MiB (CML_EXTRACT_MAX_MB) it is
- * unusable, says why, and leaves nothing unpacked; the honest archive beside it is graded (and
- * the batch exits 0: an unusable entry is the gradebook's to report, as a corrupt one is).
- * Fails without the cap: the bomb unpacks, and its student is graded. */
+ * tar reads as zeros), and one that hides 64 MiB 70 folders deep, past the depth the watch
+ * walks (refused for its depth). Under an unpacked-size cap of 8 MiB (CML_EXTRACT_MAX_MB)
+ * each is unusable, says why, and leaves nothing unpacked; the honest archive beside them is
+ * graded (and the batch exits 0: an unusable entry is the gradebook's to report, as a corrupt
+ * one is). Fails without the cap (the bomb unpacks and its student is graded), and when depth
+ * hides bytes from the count. */
 START_TEST(archive_bomb_is_stopped_at_the_size_cap)
 {
     char cmd[4 * CML_PATH], path[CML_PATH];
@@ -25,17 +27,29 @@ START_TEST(archive_bomb_is_stopped_at_the_size_cap)
              "tar -czf %s/mallory.tar.gz -C %s/bomb . && rm -rf %s/bomb", root, root, sub,
              root, root);
     ck_assert_msg(system(cmd) == 0, "fixture command failed: %s", cmd);
+    /* trent hides the same bytes 70 folders down, below what a count could walk */
+    char deep[160] = "";
+    for (int i = 0; i < 70; i++)
+        strcat(deep, "d/");
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/bomb/%s && truncate -s 64M %s/bomb/%szeros.cu && "
+             "tar -czf %s/trent.tar.gz -C %s/bomb . && rm -rf %s/bomb", root, deep, root, deep,
+             sub, root, root);
+    ck_assert_msg(system(cmd) == 0, "fixture command failed: %s", cmd);
     setenv("CML_EXTRACT_MAX_MB", "8", 1);
     const char *args[] = { "batch", "--root", root, "--submissions", sub, "--out", out,
                            "--gpus", "0", "--no-calibration", NULL };
     int rc = cli(args);
     unsetenv("CML_EXTRACT_MAX_MB");
-    cml_student_status c = status_of("carol"), m = status_of("mallory");
+    cml_student_status c = status_of("carol"), m = status_of("mallory"),
+                       t = status_of("trent");
     cml_fmt(path, sizeof path, "%s/extracted/mallory/zeros.cu", out);
     ck_assert_msg(rc == 0 && strcmp(c.state, "graded") == 0 && c.score == c.max &&
                   strcmp(m.state, "unusable") == 0 && strstr(m.why, "more than 8 MiB") &&
                   access(path, F_OK) != 0, "exit %d; carol %s %g/%g; mallory %s (%s); "
                   "output:\n%s", rc, c.state, c.score, c.max, m.state, m.why, output);
+    cml_fmt(path, sizeof path, "%s/extracted/trent", out);
+    ck_assert_msg(strcmp(t.state, "unusable") == 0 && strstr(t.why, "deeper than 64 folders") &&
+                  access(path, F_OK) != 0, "trent %s (%s)", t.state, t.why);
 }
 END_TEST
 

@@ -20,6 +20,7 @@
 #define EXTRACT_TIMEOUT_S 120.0
 #define EXTRACT_MAX_MB 256       /* unpacked bytes of one archive (CML_EXTRACT_MAX_MB) */
 #define EXTRACT_MAX_ENTRIES 20000 /* files and folders of one archive */
+#define EXTRACT_MAX_DEPTH 64      /* folders within folders: deeper is not counted, so refused */
 
 /* Contract in batch.h. */
 uint64_t cml_random_seed(void)
@@ -74,21 +75,29 @@ static void safe_name(const char *name, const cml_plan *p, char *out, size_t len
     }
 }
 
-/* What an archive has unpacked so far: bytes of its files (their sizes) and entries. */
+/* What an archive has unpacked so far: bytes of its files (their sizes) and entries, and
+ * whether it nests deeper than could be counted (which must not hide bytes from the count). */
 typedef struct {
     const char *dir;
     uint64_t max_bytes, bytes;
     long entries;
+    int too_deep;
 } unpacked;
 
 static void count_tree(const char *dir, unpacked *u, int depth)
 {
-    DIR *d = depth < 64 ? opendir(dir) : NULL;
+    DIR *d = depth < EXTRACT_MAX_DEPTH ? opendir(dir) : NULL;
+    u->too_deep |= depth >= EXTRACT_MAX_DEPTH;
     for (struct dirent *e; d && (e = readdir(d)) && u->entries <= EXTRACT_MAX_ENTRIES;) {
         char p[CML_PATH];
         struct stat st;
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-            cml_fmt(p, sizeof p, "%s/%s", dir, e->d_name) < 0 || lstat(p, &st) < 0)
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (cml_fmt(p, sizeof p, "%s/%s", dir, e->d_name) < 0) {
+            u->too_deep = 1; /* a path too long to name: what lies there cannot be counted */
+            continue;
+        }
+        if (lstat(p, &st) < 0)
             continue;
         u->entries++;
         u->bytes += S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
@@ -106,8 +115,9 @@ static int unpacked_too_much(void *ctx)
     unpacked *u = ctx;
     u->bytes = 0;
     u->entries = 0;
+    u->too_deep = 0;
     count_tree(u->dir, u, 0);
-    return u->bytes > u->max_bytes || u->entries > EXTRACT_MAX_ENTRIES;
+    return u->bytes > u->max_bytes || u->entries > EXTRACT_MAX_ENTRIES || u->too_deep;
 }
 
 /* The unpacked-size cap: CML_EXTRACT_MAX_MB (1 to 65536), else EXTRACT_MAX_MB. */
@@ -139,16 +149,17 @@ static int extract(const char *archive, int kind, const char *dir, char *why, si
         return -1;
     }
     /* tar refuses members with ".." and strips leading "/"; unzip skips ".." members */
-    unpacked u = { dir, extract_max_bytes(), 0, 0 };
+    unpacked u = { dir, extract_max_bytes(), 0, 0, 0 };
     const cml_watch_hook watch = { unpacked_too_much, &u };
     cml_run_watched(kind == 2 ? unzip : tar, dir, EXTRACT_TIMEOUT_S, 4096, &watch, &r);
     int too_much = r.watch_stopped || unpacked_too_much(&u); /* also what it left at the end */
     int ok = r.started && r.exited && r.exit_code == 0 && !r.timed_out && !too_much;
     if (too_much) {
-        snprintf(why, len, "not graded: the archive unpacks to more than %llu MiB or %d files "
-                 "(stopped at %llu MiB, %ld files): submit the source files only",
-                 (unsigned long long)(u.max_bytes >> 20), EXTRACT_MAX_ENTRIES,
-                 (unsigned long long)(u.bytes >> 20), u.entries);
+        snprintf(why, len, "not graded: the archive unpacks to more than %llu MiB or %d files, "
+                 "or deeper than %d folders (stopped at %llu MiB, %ld files%s): submit the "
+                 "source files only", (unsigned long long)(u.max_bytes >> 20),
+                 EXTRACT_MAX_ENTRIES, EXTRACT_MAX_DEPTH, (unsigned long long)(u.bytes >> 20),
+                 u.entries, u.too_deep ? ", too deep" : "");
         cml_rmtree(dir);
     } else if (!ok) {
         char how[200];
