@@ -21,6 +21,7 @@ Suite *pipeline_suite(void); /* tests/test_pipeline.c: the whole pipeline on fak
 Suite *build_suite(void);    /* tests/test_build.c: every skeleton and solution compiles */
 Suite *technique_suite(void); /* tests/test_technique.c: technique checks, fake ncu */
 void technique_ncu_add(Suite *s); /* tests/test_technique_ncu.c: its ncu tests */
+void lex_add(Suite *s);       /* tests/test_lex.c: the source reader, in the technique suite */
 Suite *sanitize_suite(void);  /* tests/test_sanitize*.c: compute-sanitizer on solved tasks */
 Suite *planted_suite(void);   /* tests/test_planted.c: planted bugs as patches on the solutions */
 Suite *link_suite(void);      /* tests/test_link.c: link rules on attacks and correct code */
@@ -30,6 +31,7 @@ void variants_planted_add(TCase *tc); /* tests/test_variants_planted.c: the plan
                                          static checks, added to the variants suite */
 Suite *attacks_suite(void);   /* tests/test_attacks.c: the attack corpus built without a GPU */
 Suite *sheets_suite(void);    /* tests/test_sheets.c: each EXERCISE.md's points are its spec's */
+void sheets_rules_add(Suite *s); /* tests/test_sheets_rules.c: the rules page, in sheets */
 Suite *batch_suite(void);    /* tests/test_batch.c: batch, resume, regrade, slurm script */
 void batch_lock_add(Suite *s); /* tests/test_batch_lock.c: the GPU lock, in the batch suite */
 void batch_progress_add(Suite *s); /* tests/test_batch_progress.c: the progress display */

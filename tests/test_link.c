@@ -117,7 +117,7 @@ END_TEST
 
 START_TEST(rejects_a_global_object_with_a_destructor)
 {
-    assert_rejects("'__cxa_atexit' used by '_GLOBAL__sub_I_", "(rule: constructors)");
+    assert_rejects("runs '_GLOBAL__sub_I_", "(rule: constructors)");
 }
 END_TEST
 

@@ -144,5 +144,6 @@ Suite *sheets_suite(void)
     tcase_add_test(tc, sheet_check_fails_other_points_and_passes_other_wording);
     tcase_add_loop_test(tc, sheet_points_equal_the_spec, 0, nspecs);
     suite_add_tcase(s, tc);
+    sheets_rules_add(s);
     return s;
 }

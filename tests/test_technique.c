@@ -86,19 +86,6 @@ START_TEST(kernel_scope_is_the_exact_name)
 }
 END_TEST
 
-START_TEST(strips_comments_but_not_strings)
-{
-    char src[] = "a(); // cudaMemcpy\n/* cudaMemcpy\n */ b(\"//x\", '/');\nc(); /* x */ d();\n";
-    cml_strip_comments(src);
-    ck_assert_ptr_null(strstr(src, "cudaMemcpy"));
-    ck_assert_ptr_nonnull(strstr(src, "b(\"//x\", '/');"));
-    ck_assert_ptr_nonnull(strstr(src, "d();"));
-    int lines = 0;
-    for (char *c = src; *c; c++)
-        lines += *c == '\n';
-    ck_assert_int_eq(lines, 4);
-}
-END_TEST
 
 START_TEST(sums_an_ncu_metric)
 {
@@ -239,7 +226,6 @@ Suite *technique_suite(void)
     tcase_add_test(spec_tc, rejects_bad_directives);
     tcase_add_test(text, finds_lines_within_a_kernel);
     tcase_add_test(text, kernel_scope_is_the_exact_name);
-    tcase_add_test(text, strips_comments_but_not_strings);
     tcase_add_test(text, sums_an_ncu_metric);
     tcase_add_test(text, ptx_and_forbid_pass_and_award_points);
     tcase_add_test(text, scalar_ptx_fails_the_technique);
@@ -254,5 +240,6 @@ Suite *technique_suite(void)
     suite_add_tcase(s, text);
     suite_add_tcase(s, tools);
     technique_ncu_add(s);
+    lex_add(s);
     return s;
 }

@@ -82,6 +82,22 @@ START_TEST(unlaunched_vector_kernel_fails_the_vector_checks)
 }
 END_TEST
 
+/* Lab 04's kernel head and launch, as the solution writes them. */
+#define VEC4_HEAD "__global__ void copyVector4(float *__restrict__ out, const float *__restrict__ in, size_t n,\n"
+#define VEC4_LAUNCH "    copyVector4<<<(unsigned)blocks, threads, 0, stream>>>(d_out, d_in, n, head, nvec);\n"
+
+/* A template kernel launched through its instantiation: nvcc gives its host function internal
+ * linkage (_ZN..L11copyVector4I...), which the launch evidence must still see. */
+START_TEST(template_kernel_passes_the_vector_checks)
+{
+    check_variant("04", "vectorized.cu", VEC4_HEAD,
+                  "template <typename T>\n__global__ void copyVector4(T *__restrict__ out, "
+                  "const T *__restrict__ in, size_t n,\n", "4.1");
+    assert_kind(CML_TECH_PTX, CML_TECH_PASSED);
+}
+END_TEST
+
+
 /* Lab 06's zero-copy allocation, as the solution writes it. */
 #define ZC_ALLOC "float *zc_alloc_mapped(size_t n)\n{\n"
 
@@ -289,6 +305,7 @@ Suite *variants_suite(void)
     tcase_add_test(tc, padded_tile_for_the_swizzle_fails);
     tcase_add_test(tc, flat_swizzled_tile_passes);
     tcase_add_test(tc, int4_through_ldg_passes_the_vector_checks);
+    tcase_add_test(tc, template_kernel_passes_the_vector_checks);
     tcase_add_test(tc, annotated_ptr_streaming_passes_the_vector_checks);
     tcase_add_test(tc, streaming_intrinsics_pass_the_vector_checks);
     tcase_add_test(tc, scalar_middle_fails_the_vector_checks);

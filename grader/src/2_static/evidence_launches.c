@@ -9,6 +9,7 @@
 #include "linkrules_obj.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,15 +21,59 @@ static int generated(const char *f)
            strstr(f, "cudaEntityRegister") || strstr(f, "__sti__");
 }
 
-/* Whether target is a kernel's stub or host symbol (some stub's name holds it). */
+/* name with the internal-linkage marks of its mangling dropped (_ZL11k -> _Z11k,
+ * _ZN2nsL11k -> _ZN2ns11k): nvcc gives a template kernel's host function internal linkage,
+ * while its stub's name holds the external spelling. Into buf. */
+static const char *external(const char *name, char *buf, size_t len)
+{
+    size_t n = strlen(name), k = 0, o = 0;
+    if (strncmp(name, "_Z", 2) == 0) { /* the prefix: _Z [N] ([L] <length><identifier>)... */
+        k = 2 + (name[2] == 'N');
+        o = (size_t)snprintf(buf, len, "%.*s", (int)k, name);
+        while (k < n && o < len) {
+            size_t at = k + (name[k] == 'L');
+            char *end;
+            if (!isdigit((unsigned char)name[at]))
+                break;
+            size_t stop = (size_t)strtoul(name + at, &end, 10) + (size_t)(end - name);
+            stop = stop > n ? n : stop;
+            o += (size_t)snprintf(buf + o, len - o, "%.*s", (int)(stop - at), name + at);
+            k = stop;
+        }
+    }
+    if (o < len)
+        snprintf(buf + o, len - o, "%s", name + k);
+    return buf;
+}
+
+/* Whether target is a kernel's stub or host symbol (some stub's name holds it), or data of a
+ * stub (the launch handle nvcc keeps beside an inlined stub: a template kernel's launch). */
 static int kernel_symbol(const lr_object *o, const char *target)
 {
+    char ext[512];
     if (strstr(target, "__device_stub_"))
         return 1;
+    external(target, ext, sizeof ext);
     for (int i = 0; target[0] == '_' && target[1] == 'Z' && i < o->nsyms; i++)
-        if (strstr(o->syms[i].name, "__device_stub_") && strstr(o->syms[i].name, target))
+        if (strstr(o->syms[i].name, "__device_stub_") && strstr(o->syms[i].name, ext))
             return 1;
     return 0;
+}
+
+/* What a launch refers to: the symbol itself, or for a section symbol (".bss+0xc", how the
+ * assembler names file-local data and functions) the function or data there (PC-relative
+ * addends point 4 bytes before). NULL when there is none. */
+static const char *launch_target(const lr_object *o, const lr_reloc *r)
+{
+    if (r->target[0] != '.')
+        return r->target;
+    for (int64_t k = 0; k <= 4; k += 4) {
+        const lr_func *f = lr_func_at(o, r->target, (uint64_t)(r->addend + k));
+        f = f ? f : lr_data_at(o, r->target, (uint64_t)(r->addend + k));
+        if (f)
+            return f->name;
+    }
+    return NULL;
 }
 
 /* ev/<file>.symbols: "T name" for each function the object defines strongly, "U name" for
@@ -58,9 +103,10 @@ static int write_launches(const lr_object *o, const char *file, const char *ev)
         return -1;
     for (int i = 0; i < o->nrels; i++) {
         const lr_func *fn = lr_func_at(o, o->rels[i].section, o->rels[i].offset);
-        if (fn && !generated(fn->name) && strcmp(fn->name, o->rels[i].target) != 0 &&
-            kernel_symbol(o, o->rels[i].target))
-            fprintf(f, "%s %s\n", fn->name, o->rels[i].target);
+        const char *to = fn ? launch_target(o, &o->rels[i]) : NULL;
+        char ext[512];
+        if (to && !generated(fn->name) && strcmp(fn->name, to) != 0 && kernel_symbol(o, to))
+            fprintf(f, "%s %s\n", fn->name, external(to, ext, sizeof ext));
     }
     return fclose(f) == 0 ? 0 : -1;
 }

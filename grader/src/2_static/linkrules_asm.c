@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lex.h"
 #include "util.h"
 
 /* Contract in linkrules_int.h. */
@@ -51,80 +52,72 @@ static size_t asm_keyword(const char *line, const char *s)
     return 0;
 }
 
-/* The first asm keyword of a line outside string and character literals; NULL when none. */
-static const char *find_asm(const char *line, size_t *kwlen)
+/* The first asm keyword of a line whose comments and literals are blanked; NULL when none. */
+static const char *find_asm(const char *line)
 {
-    char quote = 0;
-    for (const char *s = line; *s; s++) {
-        if (quote) {
-            if (*s == '\\' && s[1])
-                s++;
-            else if (*s == quote)
-                quote = 0;
-        } else if (*s == '"' || *s == '\'') {
-            quote = *s;
-        } else if ((*kwlen = asm_keyword(line, s)) != 0) {
+    for (const char *s = line; *s; s++)
+        if (asm_keyword(line, s))
             return s;
-        }
-    }
     return NULL;
 }
 
 /* A line directive in the student's own source (`#line 7 "x.h"` or `# 7 "x.h"`) would make its
- * code look as if it came from a header: refused. */
+ * code look as if it came from a header: refused. Read as the compiler reads it: a comment or a
+ * string that holds such a line is not one. */
 static void check_line_directives(lr_ctx *c, const char *dir, const char *cu)
 {
     char path[CML_PATH];
     char *text = cml_fmt(path, sizeof path, "%s/%s", dir, cu) == 0
                  ? cml_read_text(path, (size_t)4 << 20, NULL) : NULL;
+    if (text)
+        cml_blank_code(text, CML_BLANK_COMMENTS | CML_BLANK_LITERALS);
     long lineno = 1;
     for (const char *l = text; l && *l; lineno++) {
-        const char *s = l + strspn(l, " \t");
-        if (*s == '#') {
-            s += 1 + strspn(s + 1, " \t");
-            if (isdigit((unsigned char)*s) ||
-                (strncmp(s, "line", 4) == 0 && !isalnum((unsigned char)s[4]) && s[4] != '_'))
-                lr_say(c, "has a line directive at %s:%ld: it would hide where code comes "
-                       "from (rule: asm)", cu, lineno);
-        }
+        if (cml_is_directive(l, "line"))
+            lr_say(c, "has a line directive at %s:%ld: it would hide where code comes from; "
+                   "delete the line (rule: asm)", cu, lineno);
         l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "";
     }
     free(text);
 }
 
-/* Contract in linkrules_int.h. */
+/* Contract in linkrules_int.h. nvcc's host translation holds no comments of the student's;
+ * its literals are blanked so that "asm" in a string is not a statement. */
 void lr_check_asm_source(lr_ctx *c, const char *dir, const char *keep_dir, const char *cu)
 {
-    char path[CML_PATH], file[CML_PATH] = "", *line = NULL;
-    size_t cap = 0;
+    char path[CML_PATH], file[CML_PATH] = "";
     if (cml_fmt(path, sizeof path, "%s/%s/%.*s.cudafe1.cpp", dir, keep_dir,
                 (int)(strlen(cu) - 3), cu) < 0)
         return;
-    FILE *f = fopen(path, "r");
-    if (!f) {
+    char *text = cml_read_text(path, (size_t)256 << 20, NULL);
+    if (!text) {
         lr_note(c, "link rules: %s.cudafe1.cpp not found: asm statements in host code were "
                 "checked only by their instructions", cu);
         return;
     }
     check_line_directives(c, dir, cu);
+    char *plain = strdup(text);
+    if (plain)
+        cml_blank_code(plain, CML_BLANK_COMMENTS | CML_BLANK_LITERALS);
     long lineno = 0;
     int skip = 0; /* depth inside #if 0: device function bodies */
-    while (getline(&line, &cap, f) >= 0) {
+    for (char *l = text, *b = plain; plain && *l; ) {
+        size_t n = strcspn(l, "\n");
+        char end = l[n];
+        l[n] = b[n] = '\0';
         lineno++;
-        line[strcspn(line, "\n")] = '\0';
-        if (cml_line_marker(line, &lineno, file, sizeof file))
-            continue;
-        if (line[0] == '#') {
-            skip += strncmp(line, "#if", 3) == 0 && (skip || strcmp(line, "#if 0") == 0);
-            skip -= skip && strncmp(line, "#endif", 6) == 0;
-            continue;
-        }
-        size_t kw = 0;
-        const char *a = skip || strcmp(file, cu) != 0 ? NULL : find_asm(line, &kw);
-        if (a)
+        if (cml_line_marker(l, &lineno, file, sizeof file)) {
+        } else if (l[0] == '#') {
+            skip += strncmp(l, "#if", 3) == 0 && (skip || strcmp(l, "#if 0") == 0);
+            skip -= skip && strncmp(l, "#endif", 6) == 0;
+        } else if (!skip && strcmp(file, cu) == 0 && find_asm(b)) {
             lr_say(c, "host code at %s:%ld uses inline assembly ('%.60s'): only device code "
-                   "may (rule: asm)", file, lineno, a);
+                   "may; move it into a __device__ function or drop it (rule: asm)", file,
+                   lineno, l + (find_asm(b) - b));
+        }
+        l += n + (end != '\0');
+        b += n + (end != '\0');
     }
-    free(line);
-    fclose(f);
+    free(plain);
+    free(text);
 }

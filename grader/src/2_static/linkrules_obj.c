@@ -87,13 +87,15 @@ static void parse_nm(lr_object *o, char *text)
     }
 }
 
-/* objdump -t: "value flags(7) section\tsize name"; keeps function symbols (flag F). */
+/* objdump -t: "value flags(7) section\tsize name"; keeps function symbols (flag F) and data
+ * symbols (flag O). */
 static void parse_symtab(lr_object *o, char *text)
 {
     for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         char *tab = strchr(l, '\t');
-        if (strlen(l) < 26 || l[16] != ' ' || l[23] != 'F' || !tab)
+        if (strlen(l) < 26 || l[16] != ' ' || (l[23] != 'F' && l[23] != 'O') || !tab)
             continue;
+        int func = l[23] == 'F';
         char *sect = l + 25, *name = NULL;
         *tab = '\0';
         unsigned long long value = strtoull(l, NULL, 16), size = strtoull(tab + 1, &name, 16);
@@ -101,9 +103,11 @@ static void parse_symtab(lr_object *o, char *text)
             name++;
         if (strncmp(name, ".hidden ", 8) == 0)
             name += 8;
-        if (!(o->funcs = grow(o->funcs, o->nfuncs, sizeof *o->funcs)))
+        lr_func **list = func ? &o->funcs : &o->datas;
+        int *n = func ? &o->nfuncs : &o->ndatas;
+        if (!(*list = grow(*list, *n, sizeof **list)))
             continue;
-        o->funcs[o->nfuncs++] = (lr_func){ name, sect, value, size };
+        (*list)[(*n)++] = (lr_func){ name, sect, value, size };
     }
 }
 
@@ -155,6 +159,7 @@ void lr_object_free(lr_object *o)
         free(o->text[i]);
     free(o->syms);
     free(o->funcs);
+    free(o->datas);
     free(o->rels);
     memset(o, 0, sizeof *o);
 }
@@ -200,6 +205,18 @@ const lr_func *lr_func_at(const lr_object *o, const char *section, uint64_t offs
         if (strcmp(f->section, section) == 0 && offset >= f->value &&
             (offset < f->value + f->size || (f->size == 0 && offset == f->value)))
             return f;
+    }
+    return NULL;
+}
+
+/* Contract in linkrules_obj.h. */
+const lr_func *lr_data_at(const lr_object *o, const char *section, uint64_t offset)
+{
+    for (int i = 0; i < o->ndatas; i++) {
+        const lr_func *d = &o->datas[i];
+        if (strcmp(d->section, section) == 0 && offset >= d->value &&
+            offset < d->value + (d->size ? d->size : 1))
+            return d;
     }
     return NULL;
 }

@@ -28,6 +28,8 @@ typedef struct {
     int nsyms;
     lr_func *funcs;
     int nfuncs;
+    lr_func *datas;          /* data symbols (objdump -t flag O), e.g. a kernel stub's handle */
+    int ndatas;
     lr_reloc *rels;
     int nrels;
     const char *disasm;      /* objdump -d output (text[3]) */
@@ -49,6 +51,9 @@ int lr_references(const lr_object *o, const char *name);
 
 /* The function of o whose code holds section+offset; NULL when none does. */
 const lr_func *lr_func_at(const lr_object *o, const char *section, uint64_t offset);
+
+/* The data symbol of o whose bytes hold section+offset; NULL when none does. */
+const lr_func *lr_data_at(const lr_object *o, const char *section, uint64_t offset);
 
 /* objdump -d: whether the line of length len is a function's header ("0000... <name>:"); its
  * name into buf (capped) when it is. */

@@ -2,31 +2,13 @@
  * its own lines of the preprocessed translation unit (`#if 0` blocks and comments gone, macros
  * expanded, so `a##b` shows the name it pastes, lines from headers left out), and its object's
  * symbols, so that the work a check is about cannot move to another student file. */
+#include "lex.h"
 #include "technique.h"
 #include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Blank the inside of every string and character literal (the quotes stay): a stringified
- * call such as CML_CHECK's "cudaHostAlloc(...)" names a call without making it. */
-static void blank_literals(char *s)
-{
-    char quote = 0;
-    for (; *s; s++) {
-        if (quote) {
-            if (*s == '\\' && s[1] && s[1] != '\n')
-                *s++ = ' ';
-            if (*s == quote)
-                quote = 0;
-            else if (*s != '\n')
-                *s = ' ';
-        } else if (*s == '"' || *s == '\'') {
-            quote = *s;
-        }
-    }
-}
 
 /* Whether the marker's file names `file` (the staged copy's path ends in "/<file>"). */
 static int names(const char *marker_file, const char *file)
@@ -63,7 +45,9 @@ char *cml_own_text(const char *ii, const char *file, long **linenos)
         l += n + (l[n] == '\n');
     }
     out[o] = '\0';
-    blank_literals(out);
+    /* a stringified call such as CML_CHECK's "cudaHostAlloc(...)" names a call without
+     * making it */
+    cml_blank_code(out, CML_BLANK_LITERALS);
     *linenos = map;
     return out;
 }
@@ -126,7 +110,7 @@ void cml_tech_forbid(const cml_lab_spec *spec, const cml_tech_spec *c,
         return;
     }
     if (!linenos)
-        cml_strip_comments(src);
+        cml_blank_code(src, CML_BLANK_COMMENTS | CML_BLANK_LITERALS);
     int hit = cml_tech_find(src, c->pattern, NULL, found, 120, &line) == 1;
     if (hit && linenos)
         line = (int)linenos[line - 1];

@@ -81,35 +81,6 @@ int cml_tech_find(const char *text, const char *pattern, const char *scope, char
     return hit;
 }
 
-/* Contract in technique.h. */
-void cml_strip_comments(char *s)
-{
-    char quote = 0;
-    for (; *s; s++) {
-        if (quote) {
-            if (*s == '\\' && s[1])
-                s++;
-            else if (*s == quote)
-                quote = 0;
-        } else if (*s == '"' || *s == '\'') {
-            quote = *s;
-        } else if (s[0] == '/' && s[1] == '/') {
-            while (*s && *s != '\n')
-                *s++ = ' ';
-            s--;
-        } else if (s[0] == '/' && s[1] == '*') {
-            s[0] = s[1] = ' ';
-            for (s += 2; *s && !(s[0] == '*' && s[1] == '/'); s++)
-                if (*s != '\n')
-                    *s = ' ';
-            if (!*s)
-                return;
-            s[0] = s[1] = ' ';
-            s++;
-        }
-    }
-}
-
 /* The evidence file <file><ext>, or NULL with why (for SASS, what the build wrote in
  * <file>.sass.err: cuobjdump missing or failing). Never built here: evidence is taken at build
  * time, before any student code ran. */

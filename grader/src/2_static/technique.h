@@ -69,10 +69,6 @@ char *cml_own_text(const char *ii, const char *file, long **linenos);
 int cml_tech_find(const char *text, const char *pattern, const char *scope, char *found,
                   size_t len, int *line_no);
 
-/* Blank out C/C++ comments (// and / * * /) in place, keeping newlines (so line numbers stay)
- * and string and character literals. */
-void cml_strip_comments(char *src);
-
 /* ncu_csv.c: sum of `metric`'s values in ncu's --csv output (rows whose "Metric Name" is metric;
  * thousands separators allowed), with `kernel` (a POSIX ERE, NULL: any) only the rows whose
  * "Kernel Name" before its parameters matches it. The number of rows summed; 0 when none. */

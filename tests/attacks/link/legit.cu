@@ -64,3 +64,21 @@ namespace tune {
 int blocksPerSm = 4;
 }
 int threadsFor() { return tuning.threads * tune::blocksPerSm; }
+
+// function-local statics: an object with a destructor (registered through __cxa_atexit when
+// first used) and a cached device property, both ordinary C++
+#include <string>
+const char *labelFor(int k)
+{
+    static const std::vector<std::string> names = {"copy", "transpose", "gather"};
+    return names[(size_t)k % names.size()].c_str();
+}
+int smCount()
+{
+    static int sms = [] {
+        int n = 0;
+        cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, 0);
+        return n;
+    }();
+    return sms;
+}
