@@ -1,13 +1,16 @@
-/* The test runner: every suite of tests/suites.h. The GPU suite is added only when the probe
- * (run in a child process: the runner never touches CUDA) finds a GPU; otherwise its tests are
- * counted as skipped, never as passed; so are the screenshot tests without Chromium and the
- * Slurm tests without Slurm. Last lines: Check's summary, the skip lines if any, then
- * "N passed, N failed, N skipped". Set CK_RUN_SUITE=run (etc.) to run one suite. */
+/* The test runner: every suite of tests/suites.h, one after another (check_runner.c), each
+ * announced as it starts and ends with its count and seconds. The GPU suite is added only when
+ * the probe (run in a child process: the runner never touches CUDA) finds a GPU; otherwise its
+ * tests are counted as skipped, never as passed; so are the screenshot tests without Chromium
+ * and the Slurm tests without Slurm. Last lines: the skip lines if any, then "N passed,
+ * N failed, N skipped". Set CK_RUN_SUITE=run (etc.) to run one suite, CK_VERBOSITY=normal
+ * for Check's own summaries too. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_runner.h"
 #include "suites.h"
 
 int main(void)
@@ -16,23 +19,23 @@ int main(void)
     const char *only = getenv("CK_RUN_SUITE");
     int want_gpu = !only || strcmp(only, "gpu") == 0;
     int gpu = want_gpu && gpu_present(reason, sizeof reason);
-    Suite *(*const suites[])(void) = { spec_suite, records_suite, verify_suite, score_suite,
-                                       status_suite, claims_suite, report_suite, run_suite,
-                                       feedback_suite, gradebook_suite, screenshot_suite,
-                                       pipeline_suite, build_suite, technique_suite,
-                                       sanitize_suite,
-                                       planted_suite, link_suite, sandbox_suite, attacks_suite,
-                                       variants_suite, sheets_suite, batch_suite,
-                                       calibration_suite,
-                                       slurm_suite };
-    SRunner *sr = srunner_create(NULL);
-    for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)
-        srunner_add_suite(sr, suites[i]());
-    if (gpu)
-        srunner_add_suite(sr, gpu_suite());
-    srunner_run_all(sr, CK_ENV);
-    int run = srunner_ntests_run(sr), failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    /* each name is the one its suite_create gives: a wrong one runs no test, which shows */
+    static const runner_suite suites[] = {
+        { "spec", spec_suite }, { "records", records_suite }, { "verify", verify_suite },
+        { "score", score_suite }, { "status", status_suite }, { "claims", claims_suite },
+        { "report", report_suite }, { "run", run_suite }, { "feedback", feedback_suite },
+        { "gradebook", gradebook_suite }, { "student_text", student_text_suite },
+        { "screenshot", screenshot_suite }, { "pipeline", pipeline_suite },
+        { "build", build_suite }, { "technique", technique_suite },
+        { "sanitize", sanitize_suite }, { "planted", planted_suite }, { "link", link_suite },
+        { "sandbox", sandbox_suite }, { "attacks", attacks_suite },
+        { "variants", variants_suite }, { "sheets", sheets_suite }, { "batch", batch_suite },
+        { "calibration", calibration_suite }, { "slurm", slurm_suite },
+        { "runner", runner_suite_of_tests }, { "gpu", gpu_suite } };
+    int n = (int)(sizeof suites / sizeof suites[0]) - !gpu; /* gpu is last */
+    int run = 0, failed = 0;
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    runner_run(suites, n, stdout, &run, &failed);
     int skipped = want_gpu && !gpu ? gpu_test_count() : 0;
     if (skipped)
         printf("GPU tests: %d skipped (no GPU: %s)\n", skipped, reason);

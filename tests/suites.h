@@ -40,6 +40,9 @@ Suite *calibration_suite(void); /* tests/test_calibration.c: the calibration fil
 void calibration_cli_add(Suite *s); /* tests/test_calibration_cli.c: calibrate and grade
                                        --calibration on the fake repository */
 Suite *slurm_suite(void);     /* tests/test_slurm.c: a job array on a private local Slurm */
+Suite *student_text_suite(void); /* tests/test_student_text.c: what a student reads (paths,
+                                    UTF-8, Markdown, names) */
+Suite *runner_suite_of_tests(void); /* tests/test_runner.c: the runner's progress lines */
 Suite *gpu_suite(void);      /* tests/test_gpu.c: needs a GPU; add it only when gpu_present() */
 
 /* tests/test_gpu.c: whether a usable GPU is here (the probe runs in a child process); the

@@ -20,20 +20,33 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Contract in grade.h. */
+/* Contract in grade.h. The instructor's files (record.json, summary.tsv) as graded; the
+ * student's from the student view (report_paths.c), which names no server folder. */
 int cml_write_reports(const char *out_dir, const cml_grading *g)
 {
     char path[CML_PATH];
     int rc = 0;
+    cml_grading *s = cml_student_view(g);
     rc |= cml_fmt(path, sizeof path, "%s/record.json", out_dir) < 0 || cml_report_json(path, g);
-    rc |= cml_fmt(path, sizeof path, "%s/results.json", out_dir) < 0 ||
-          cml_report_gradescope(path, g);
     rc |= cml_fmt(path, sizeof path, "%s/summary.tsv", out_dir) < 0 || cml_report_tsv(path, g);
+    if (!s)
+        return -1; /* out of memory: better no feedback than one with the server's paths */
+    rc |= cml_fmt(path, sizeof path, "%s/results.json", out_dir) < 0 ||
+          cml_report_gradescope(path, s);
     rc |= cml_fmt(path, sizeof path, "%s/feedback.md", out_dir) < 0 ||
-          cml_report_feedback_md(path, g);
-    rc |= cml_fmt(path, sizeof path, "%s/feedback.html", out_dir) < 0 || cml_report_html(path, g);
-    rc |= cml_fmt(path, sizeof path, "%s/junit.xml", out_dir) < 0 || cml_report_junit(path, g);
+          cml_report_feedback_md(path, s);
+    rc |= cml_fmt(path, sizeof path, "%s/feedback.html", out_dir) < 0 || cml_report_html(path, s);
+    rc |= cml_fmt(path, sizeof path, "%s/junit.xml", out_dir) < 0 || cml_report_junit(path, s);
+    cml_student_view_free(s);
     return rc ? -1 : 0;
+}
+
+/* dst (size bytes): the real path of p, or p itself when it cannot be resolved. */
+static void real_or_given(const char *p, char *dst, size_t size)
+{
+    char *real = p ? realpath(p, NULL) : NULL;
+    snprintf(dst, size, "%s", real ? real : p ? p : "");
+    free(real);
 }
 
 /* The first line of a compiler log that names an error, for a one-line detail. */
@@ -161,6 +174,7 @@ static void init_record(const cml_grade_opts *o, cml_grading *g)
     free(real);
     for (int i = 0; i < CML_MAX_OTHERS; i++)
         snprintf(g->others[i], sizeof g->others[i], "%s", o->others[i] ? o->others[i] : "");
+    snprintf(g->student, sizeof g->student, "%s", o->student ? o->student : "");
     time_t now = time(NULL);
     struct tm tm;
     strftime(g->started_at, sizeof g->started_at, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
@@ -281,6 +295,8 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
                  o->out_dir);
         return -1;
     }
+    real_or_given(o->root, g->root, sizeof g->root);
+    real_or_given(o->out_dir, g->out_dir, sizeof g->out_dir);
     const char *protect[3 + CML_MAX_OTHERS] = { o->root, o->out_dir, o->submission };
     for (int i = 0; i < CML_MAX_OTHERS; i++)
         protect[3 + i] = o->others[i];

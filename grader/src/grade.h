@@ -87,6 +87,7 @@ typedef struct {
     /* other students' folders, protected like this one's submission and output (the include
      * rule refuses them, no lab run reads them): a batch's submissions and output folders */
     const char *others[CML_MAX_OTHERS];
+    const char *student; /* the student's name (UTF-8) for the reports; NULL: none given */
 } cml_grade_opts;
 
 /* Load root/grader/specs/ *.spec in name order, keeping those whose lab name starts with
@@ -121,7 +122,9 @@ void cml_sanitize_phase(cml_grading *g, const char *const bins[], const unsigned
                         const cml_run_opts *o);
 
 /* Write record.json, results.json, summary.tsv, feedback.md, feedback.html and junit.xml for g
- * into out_dir. 0 on success. */
+ * into out_dir. The student's files (results.json, feedback.md, feedback.html, junit.xml) come
+ * from cml_student_view (report.h): paths relative to the submission or the lab, none of the
+ * server's folders; record.json and summary.tsv keep them. 0 on success. */
 int cml_write_reports(const char *out_dir, const cml_grading *g);
 
 #endif /* CML_GRADE_H */

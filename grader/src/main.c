@@ -25,7 +25,7 @@
 static const char USAGE[] =
     "usage: cml-grade grade [--submission DIR] [--lab NN] [--seed N] [--out DIR] [--root DIR]\n"
     "                       [--no-color] [--keep] [--calibration FILE] [--gpu-lock FILE]\n"
-    "                       [--protect DIR]...\n"
+    "                       [--protect DIR]... [--student NAME]\n"
     "       cml-grade batch --submissions DIR --out DIR [...]   (a class; batch --help)\n"
     "       cml-grade calibrate [--out FILE] | --check FILE     (reference timings once)\n"
     "       cml-grade slurm | collect | regrade ...             (each has --help)\n"
@@ -49,12 +49,14 @@ static const char USAGE[] =
     "  --gpu-lock FILE   hold this lock while using the GPU (batch sets it)\n"
     "  --protect DIR     other students' files (at most 2): never read by a lab run, never\n"
     "                    #included by a build (batch passes its submissions and output)\n"
+    "  --student NAME    the student's name for the feedback and the record (batch passes\n"
+    "                    it, as submitted: UTF-8 letters kept)\n"
     "        After every lab, compute-sanitizer checks each solved task (an error costs it its\n"
     "        points): CML_SANITIZE_JOBS=N runs N at a time, CML_SANITIZE=off skips them.\n"
     "bench   build the reference solutions and print their bandwidth tables on this GPU\n";
 
 typedef struct {
-    const char *submission, *lab, *out, *root, *calibration, *gpu_lock;
+    const char *submission, *lab, *out, *root, *calibration, *gpu_lock, *student;
     const char *protect[CML_MAX_OTHERS];
     int nprotect;
     uint64_t seed;
@@ -76,7 +78,8 @@ static int parse_options(int argc, char **argv, int bench, cli *c)
         { "submission", 1, 0, 's' }, { "lab", 1, 0, 'l' }, { "seed", 1, 0, 'S' },
         { "out", 1, 0, 'o' }, { "root", 1, 0, 'r' }, { "no-color", 0, 0, 'n' },
         { "keep", 0, 0, 'k' }, { "calibration", 1, 0, 'c' }, { "gpu-lock", 1, 0, 'g' },
-        { "protect", 1, 0, 'p' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+        { "protect", 1, 0, 'p' }, { "student", 1, 0, 'N' }, { "help", 0, 0, 'h' },
+        { 0, 0, 0, 0 } };
     static const struct option bench_opts[] = {
         { "lab", 1, 0, 'l' }, { "root", 1, 0, 'r' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
     int ch;
@@ -93,6 +96,7 @@ static int parse_options(int argc, char **argv, int bench, cli *c)
         case 'k': c->keep = 1; break;
         case 'c': c->calibration = optarg; break;
         case 'g': c->gpu_lock = optarg; break;
+        case 'N': c->student = optarg; break;
         case 'p':
             if (c->nprotect == CML_MAX_OTHERS)
                 return usage_error("--protect is given at most twice ('%s' is one more)", optarg);
@@ -170,7 +174,7 @@ static int cmd_grade(cli *c)
     double build_s = 0;
     cml_grade_opts o = { root, c->submission, c->out, c->have_seed ? c->seed : cml_random_seed(),
                          c->keep, stderr, NULL, NULL, c->calibration, c->gpu_lock,
-                         { c->protect[0], c->protect[1] } };
+                         { c->protect[0], c->protect[1] }, c->student };
     if (n <= 0 || cml_grade(&o, specs, n, g, &build_s, err, sizeof err) < 0) {
         fprintf(stderr, "cml-grade: %s\n", err);
         rc = 2;

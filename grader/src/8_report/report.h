@@ -23,6 +23,23 @@ int cml_report_feedback_md(const char *path, const cml_grading *g);
 int cml_report_html(const char *path, const cml_grading *g);
 int cml_report_junit(const char *path, const cml_grading *g);
 
+/* report_paths.c: the student's reports (results.json, feedback.md, feedback.html,
+ * junit.xml) name files relative to the submission or the lab, never by the server's paths.
+ * cml_student_text returns s (malloc'd; NULL when s is NULL or memory runs out) with every
+ * path token rewritten: a staged build folder ("<lab>-student-XXXXXX/", wherever it lies) and
+ * g's submission, out_dir, root and others folders followed by '/' are dropped
+ * ("/srv/out/work/01_coalescing-student-Ab12Cd/coalescing.cu:12" becomes "coalescing.cu:12",
+ * "/srv/subs/alice/01_coalescing/x.cu" "01_coalescing/x.cu"); such a folder named alone
+ * becomes words ("your submission", "the grader's folder", "the build folder"). The longest
+ * folder wins; a folder's name inside a longer name is left alone. cml_student_view returns a
+ * copy of g (malloc'd, NULL when out of memory) with every text a report shows rewritten so
+ * (build logs, details, case reasons, technique and sanitizer details, notes) and the
+ * submission as its folder's own name; free it with cml_student_view_free. The one place
+ * that decides what a student sees of the server's folders. */
+char *cml_student_text(const cml_grading *g, const char *s);
+cml_grading *cml_student_view(const cml_grading *g);
+void cml_student_view_free(cml_grading *v);
+
 /* ---- shared by the report files ---- */
 
 /* Points with up to 2 decimals, trailing zeros trimmed: 38.5, 40, 6.67. */
@@ -35,10 +52,12 @@ void cml_put_clean(FILE *f, const char *s, int keep_lines);
 
 /* report_markup.c: untrusted text in markup. cml_put_xml escapes & < > " ' as entities for
  * XML, HTML and SVG (text and attribute values); cml_put_md makes it one line of literal text
- * in Markdown (table cells included: `|` escaped, HTML specials as entities). Both write
- * control characters as '?' (newlines and tabs as spaces unless keep_lines) and invalid UTF-8
- * as U+FFFD, so the output is well-formed XML 1.0 whatever s holds. cml_put_md_code writes s
- * as a fenced code block whose fence is longer than any run of backticks in s. */
+ * in Markdown (table cells included): the characters Markdown gives a meaning (` * _ [ ] | ~
+ * # ! \ and & < >) backslash-escaped, never an HTML entity. All three write control characters
+ * as '?' (newlines and tabs as spaces unless keep_lines) and invalid UTF-8 as U+FFFD, so the
+ * output is valid UTF-8 and well-formed XML 1.0 whatever s holds. cml_put_md_code writes s
+ * verbatim but so cleaned, as a fenced code block whose fence is longer than any run of
+ * backticks in s. */
 void cml_put_xml(FILE *f, const char *s, int keep_lines);
 void cml_put_md(FILE *f, const char *s);
 void cml_put_md_code(FILE *f, const char *s);

@@ -11,7 +11,13 @@ static void write_top(FILE *f, const cml_grading *g)
     char got[16], max[16];
     cml_format_points(g->score, got, sizeof got);
     cml_format_points(g->max_score, max, sizeof max);
-    fprintf(f, "# Grading feedback\n\n**Score: %s/%s**\n\nSubmission: ", got, max);
+    fprintf(f, "# Grading feedback\n\n**Score: %s/%s**\n\n", got, max);
+    if (g->student[0]) {
+        fputs("Student: ", f);
+        cml_put_md(f, g->student);
+        fputs(".  \n", f);
+    }
+    fputs("Submission: ", f);
     cml_put_md(f, g->submission);
     fputs(", graded ", f);
     cml_put_md(f, g->started_at);

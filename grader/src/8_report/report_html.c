@@ -30,7 +30,13 @@ static void write_top(FILE *f, const cml_grading *g)
     fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"/>"
             "<title>Feedback: %s/%s</title><style>%s</style></head>\n<body>\n"
             "<h1>Grading feedback</h1>\n<p class=\"score\">Score: <strong>%s/%s</strong></p>\n"
-            "<p>Submission: <code>", got, max, STYLE, got, max);
+            "<p>", got, max, STYLE, got, max);
+    if (g->student[0]) {
+        fputs("Student: <strong>", f);
+        cml_put_xml(f, g->student, 0);
+        fputs("</strong><br/>", f);
+    }
+    fputs("Submission: <code>", f);
     cml_put_xml(f, g->submission, 0);
     fputs("</code>, graded ", f);
     cml_put_xml(f, g->started_at, 0);

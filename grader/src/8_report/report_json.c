@@ -109,6 +109,7 @@ static void write_record(FILE *f, const void *ctx)
     jw_string(&w, "format", "cml-grade record 1");
     jw_u64(&w, "seed", g->seed);
     jw_string(&w, "seed_string", seed); /* 64-bit: exact even where numbers are doubles */
+    jw_string(&w, "student", g->student); /* "" when grade had no --student */
     jw_string(&w, "submission", g->submission);
     jw_string(&w, "protect_1", g->others[0]); /* a batch's other students (`grade --protect`) */
     jw_string(&w, "protect_2", g->others[1]);

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-enum markup { MARKUP_XML, MARKUP_MD };
+enum markup { MARKUP_XML, MARKUP_MD, MARKUP_CODE };
 
 /* What the XML and HTML of the reports write for c, or NULL to write c itself. */
 static const char *xml_entity(unsigned char c)
@@ -14,19 +14,17 @@ static const char *xml_entity(unsigned char c)
          : c == '\'' ? "&#39;" : NULL;
 }
 
-/* The same for a Markdown table cell or line: the HTML specials as entities (a Markdown page
- * passes raw HTML through), and the characters that make emphasis, code, links or a new table
- * cell backslash-escaped. */
+/* The same for a Markdown table cell or line: every character that makes emphasis, code, a
+ * link, a new table cell, raw HTML (< >) or an entity (&) backslash-escaped, which CommonMark
+ * allows before any ASCII punctuation and shows as the character itself. No HTML entity: a
+ * Markdown reader that is not a browser would show "&quot;" as it is. */
 static const char *md_entity(unsigned char c)
 {
-    static const char specials[] = "\\`*_[]|~#!";
-    static char esc[3] = "\\";
-    if (c == '&' || c == '<' || c == '>' || c == '"')
-        return xml_entity(c);
-    if (c && strchr(specials, c)) {
-        esc[1] = (char)c;
-        return esc;
-    }
+    static const char *const escaped[] = { "\\\\", "\\`", "\\*", "\\_", "\\[", "\\]", "\\|",
+                                           "\\~", "\\#", "\\!", "\\&", "\\<", "\\>" };
+    for (size_t i = 0; i < sizeof escaped / sizeof escaped[0]; i++)
+        if (c == (unsigned char)escaped[i][1])
+            return escaped[i];
     return NULL;
 }
 
@@ -38,7 +36,7 @@ static size_t put_one(FILE *f, const unsigned char *u, size_t n, enum markup m, 
 {
     unsigned char c = u[0];
     size_t len = cml_utf8_seq(u, n);
-    const char *ent = m == MARKUP_XML ? xml_entity(c) : md_entity(c);
+    const char *ent = m == MARKUP_XML ? xml_entity(c) : m == MARKUP_MD ? md_entity(c) : NULL;
     if (c == '\r' && keep_lines)
         return 1; /* the \n of a \r\n keeps the line; a lone \r would only overwrite it */
     if (c == '\n' || c == '\t' || c == '\r')
@@ -91,7 +89,7 @@ void cml_put_md_code(FILE *f, const char *s)
     }
     size_t fence = longest < 3 ? 3 : longest + 1; /* longer than any run inside */
     put_fence(f, fence);
-    cml_put_clean(f, s, 1);
+    put_markup(f, s, MARKUP_CODE, 1); /* verbatim, but valid UTF-8 and no control bytes */
     if (n && s[n - 1] != '\n')
         fputc('\n', f);
     put_fence(f, fence);

@@ -1,7 +1,8 @@
 /* The batch's plan and per-student state, shared by `batch`, `slurm`, `collect` and the
  * progress display. Layout of a batch's output folder OUT:
- *   OUT/plan.tsv                 index, name, submission folder, seed: written once, so a
- *                                re-run (or a Slurm array task) grades the same thing
+ *   OUT/plan.tsv                 index, name, submission folder, seed, why unusable, display
+ *                                name: written once, so a re-run (or a Slurm array task)
+ *                                grades the same thing
  *   OUT/extracted/NAME/          an archive's contents (zip, tar, tar.gz)
  *   OUT/students/NAME/           the grading's reports, grade.log, and `status` last
  *   OUT/gradebook.csv, .md       written by collect (and at the end of batch)
@@ -17,6 +18,8 @@
 
 typedef struct {
     char name[128];      /* [A-Za-z0-9._-] only: a folder name under students/ */
+    char display[256];   /* the name as submitted (folder or archive stem), valid UTF-8: what
+                            the gradebook, the feedback and the record show */
     char path[4096];     /* the submission folder to grade */
     uint64_t seed;
     char unusable[256];  /* why it cannot be graded (archive would not extract), "" if ok */
@@ -48,6 +51,15 @@ int cml_status_write(const char *out, const char *name, const cml_student_status
 /* Write out/gradebook.csv and out/gradebook.md from the plan and every student's status.
  * Returns how many students have no result yet; -1 with a message on a write error. */
 int cml_collect(const char *out, const cml_plan *p, char *err, size_t errlen);
+
+/* batch_names.c, a student's two names. cml_folder_name: name as a folder name of at most
+ * len - 1 bytes, ASCII [A-Za-z0-9._-] only: accented Latin letters lose their accents (É E,
+ * ü u, ß ss, Æ AE, Ł L: U+00C0..U+017F), every other character (a space, a CJK letter, an
+ * invalid byte) becomes '_'; never "", "." or ".." (a leading '.' becomes '_').
+ * cml_display_name: name as people read it, valid UTF-8 (an invalid byte becomes U+FFFD,
+ * a control character a space), cut at a character boundary to fit len. */
+void cml_folder_name(const char *name, char *out, size_t len);
+void cml_display_name(const char *name, char *out, size_t len);
 
 /* A random 53-bit seed (main.c's, shared). */
 uint64_t cml_random_seed(void);

@@ -52,19 +52,12 @@ static int archive_kind(const char *name, char *stem, size_t len)
     return 0;
 }
 
-/* name with everything outside [A-Za-z0-9._-] as '_', never "." or "..", unique in p. */
+/* name as a folder name (cml_folder_name), unique in p: a name another student's already
+ * took gets "-2", then "-3", ... ("Émile" and "Emile" become Emile and Emile-2). */
 static void safe_name(const char *name, const cml_plan *p, char *out, size_t len)
 {
     char base[100];
-    size_t i = 0;
-    for (; name[i] && i < sizeof base - 1; i++) {
-        char c = name[i];
-        base[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                  c == '.' || c == '-' || c == '_' ? c : '_';
-    }
-    base[i] = '\0';
-    if (base[0] == '.' || !base[0])
-        base[0] = '_';
+    cml_folder_name(name, base, sizeof base);
     snprintf(out, len, "%s", base);
     for (int k = 2, clash = 1; clash; k++) {
         clash = 0;
@@ -189,6 +182,7 @@ static void add_entry(cml_plan *p, const char *from, const char *d, const char *
     cml_plan_entry *e = &p->e[p->n];
     memset(e, 0, sizeof *e);
     safe_name(kind ? stem : d, p, e->name, sizeof e->name);
+    cml_display_name(kind ? stem : d, e->display, sizeof e->display);
     e->seed = cml_random_seed();
     if (strpbrk(path, "\t\n\r")) { /* plan.tsv is tab-separated, one entry a line */
         snprintf(e->unusable, sizeof e->unusable, "not graded: its name holds a tab or a line "
@@ -216,8 +210,8 @@ static int plan_save(const char *out, const cml_plan *p)
     if (!f)
         return -1;
     for (int i = 0; i < p->n; i++)
-        fprintf(f, "%d\t%s\t%s\t%" PRIu64 "\t%s\n", i, p->e[i].name, p->e[i].path, p->e[i].seed,
-                p->e[i].unusable);
+        fprintf(f, "%d\t%s\t%s\t%" PRIu64 "\t%s\t%s\n", i, p->e[i].name, p->e[i].path,
+                p->e[i].seed, p->e[i].unusable, p->e[i].display);
     return fclose(f) == 0 && rename(tmp, path) == 0 ? 0 : -1;
 }
 
@@ -238,17 +232,19 @@ int cml_plan_load(const char *out, cml_plan *p, char *err, size_t errlen)
     }
     while (p->n < CML_BATCH_MAX && fgets(line, sizeof line, f)) {
         cml_plan_entry *e = &p->e[p->n];
-        char *field[5] = { line }, *save = NULL;
+        char *field[6] = { line }, *rest = line;
         int k = 0;
         line[strcspn(line, "\n")] = '\0';
-        for (char *t = strtok_r(line, "\t", &save); t && k < 5; t = strtok_r(NULL, "\t", &save))
-            field[k++] = t;
+        while (rest && k < 6) /* strsep: an empty field (no unusable reason) stays a field */
+            field[k++] = strsep(&rest, "\t");
         if (k < 4)
             continue;
         snprintf(e->name, sizeof e->name, "%s", field[1]);
         snprintf(e->path, sizeof e->path, "%s", field[2]);
         e->seed = strtoull(field[3], NULL, 10);
         snprintf(e->unusable, sizeof e->unusable, "%s", k > 4 ? field[4] : "");
+        /* a plan from before the display column: the folder name is all there is */
+        snprintf(e->display, sizeof e->display, "%s", k > 5 && field[5][0] ? field[5] : e->name);
         p->n++;
     }
     fclose(f);

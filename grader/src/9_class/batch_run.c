@@ -22,6 +22,7 @@ void cml_batch_grade_args(const cml_batch *b, int i, int g, char *store[], char 
     ARG("--submission"), ARG("%s", e->path);
     ARG("--out"), ARG("%s/students/%s", b->out_abs, e->name);
     ARG("--seed"), ARG("%" PRIu64, e->seed);
+    ARG("--student"), ARG("%s", e->display[0] ? e->display : e->name);
     ARG("--no-color");
     if (g >= 0)
         ARG("--gpu-lock"), ARG("%s/.gpu-%s.lock", b->out_abs, b->gpu[g][0] ? b->gpu[g] : "x");

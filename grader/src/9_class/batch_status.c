@@ -72,7 +72,8 @@ int cml_collect(const char *out, const cml_plan *p, char *err, size_t errlen)
     }
     for (int i = 0; i < p->n; i++) {
         cml_student_status s;
-        snprintf(e[i].name, sizeof e[i].name, "%s", p->e[i].name);
+        snprintf(e[i].name, sizeof e[i].name, "%s", p->e[i].display[0] ? p->e[i].display
+                                                                        : p->e[i].name);
         if (p->e[i].unusable[0]) {
             snprintf(e[i].status, sizeof e[i].status, "%s", p->e[i].unusable);
         } else if (cml_status_read(out, p->e[i].name, &s) < 0) {

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 typedef struct {
-    char name[128];        /* the student (submission folder or archive name) */
+    char name[256];        /* the student as submitted (folder or archive name, UTF-8) */
     char dir[4096];        /* that student's output folder (holds summary.tsv), "" if none */
     char status[256];      /* "" when the grading ran; else why it did not ("not graded: the
                               grading process was killed by SIGKILL") */

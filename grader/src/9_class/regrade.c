@@ -90,7 +90,7 @@ int cml_cmd_regrade(int argc, char **argv)
                 "OUT/students/NAME); the new grading goes to DIR2 (default DIR/regrade)\n");
         return argc == 2 && strcmp(argv[1], "--help") == 0 ? 0 : 2;
     }
-    char rec[CML_PATH], sub[CML_PATH], seed[32], cal[CML_PATH], out[CML_PATH];
+    char rec[CML_PATH], sub[CML_PATH], seed[32], cal[CML_PATH], out[CML_PATH], who[256];
     char others[CML_MAX_OTHERS][CML_PATH];
     char log[CML_PATH], old_sum[CML_PATH], new_sum[CML_PATH];
     cml_fmt(rec, sizeof rec, "%s/record.json", dir);
@@ -108,6 +108,8 @@ int cml_cmd_regrade(int argc, char **argv)
         if (record_string(json, key, others[i], sizeof others[i]) < 0)
             others[i][0] = '\0';
     }
+    if (record_string(json, "student", who, sizeof who) < 0)
+        who[0] = '\0'; /* a record from before --student */
     const char *cal_obj = strstr(json, "\"calibration\": {"); /* its "path", no other */
     int have_cal = cal_obj && record_string(cal_obj, "path", cal, sizeof cal) == 0 && cal[0] &&
                    access(cal, R_OK) == 0;
@@ -115,7 +117,7 @@ int cml_cmd_regrade(int argc, char **argv)
     cml_fmt(out, sizeof out, to ? "%s" : "%s/regrade", to ? to : dir);
     cml_mkdirs(out);
     cml_fmt(log, sizeof log, "%s/grade.log", out);
-    char *args[18] = { "grade", "--submission", sub, "--seed", seed, "--out", out,
+    char *args[20] = { "grade", "--submission", sub, "--seed", seed, "--out", out,
                        "--no-color" };
     int a = 8;
     for (int i = 0; i < CML_MAX_OTHERS; i++)
@@ -125,6 +127,8 @@ int cml_cmd_regrade(int argc, char **argv)
         args[a++] = "--root", args[a++] = (char *)root;
     if (have_cal)
         args[a++] = "--calibration", args[a++] = cal;
+    if (who[0])
+        args[a++] = "--student", args[a++] = who;
     args[a] = NULL;
     printf("regrading %s with seed %s%s%s\n", sub, seed, have_cal ? ", calibration " : "",
            have_cal ? cal : "");

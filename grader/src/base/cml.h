@@ -260,6 +260,9 @@ typedef struct {
     uint64_t seed;
     char submission[512];
     char others[CML_MAX_OTHERS][512]; /* those folders, "" for none: a regrade protects them too */
+    char student[256];          /* the student's name as given (grade --student), "" if none */
+    char root[512], out_dir[512]; /* the repository and --out, real paths: the student's
+                                     reports name nothing under them (report_paths.c) */
     char started_at[32];        /* ISO 8601 UTC */
     int have_gpu;
     char no_gpu_reason[256];
