@@ -274,32 +274,6 @@ int cml_plan_load(const char *out, cml_plan *p, char *err, size_t errlen)
     return 0;
 }
 
-/* The download folder of submissions, absolute: the folder itself, or an archive of the whole
- * download (as Canvas and Moodle give it) unpacked into out/download/. 0, or -1 with why. */
-static int download_dir(const char *submissions, const char *out, char *dir, size_t len,
-                        char *err, size_t errlen)
-{
-    char stem[128], why[512] = "";
-    struct stat st;
-    /* absolute: tar and unzip run in the folder they unpack into */
-    char *abs = submissions ? realpath(submissions, NULL) : NULL;
-    int kind = abs && stat(abs, &st) == 0 && S_ISREG(st.st_mode)
-                   ? archive_kind(abs, stem, sizeof stem) : 0;
-    int rc = abs && (kind || S_ISDIR(st.st_mode)) ? 0 : -1;
-    if (rc < 0)
-        snprintf(err, errlen, "cannot read the submissions folder %s: give --submissions a "
-                 "folder with one folder or archive per student, or a course platform's "
-                 "download (folder or .zip)", submissions ? submissions : "(none)");
-    else if (!kind)
-        snprintf(dir, len, "%s", abs);
-    else if (cml_fmt(dir, len, "%s/download", out) < 0 || extract(abs, kind, dir, why, sizeof why) < 0)
-        rc = -1;
-    if (rc < 0 && why[0])
-        snprintf(err, errlen, "the download %s was not unpacked: %s", submissions, why + 12);
-    free(abs);
-    return rc;
-}
-
 /* Contract in batch.h. */
 int cml_plan_make(const char *submissions, const char *out, cml_plan *p, char *err,
                   size_t errlen)
@@ -320,7 +294,7 @@ int cml_plan_make_for(const char *submissions, const char *out, cml_platform for
         snprintf(err, errlen, "cannot create the output folder %s", out);
         return -1;
     }
-    if (download_dir(submissions, out, dir, sizeof dir, err, errlen) < 0 ||
+    if (cml_download_open(submissions, out, dir, sizeof dir, err, errlen) < 0 ||
         cml_download_scan(dir, forced, &d, err, errlen) < 0)
         return -1;
     p->e = calloc(CML_BATCH_MAX, sizeof *p->e);

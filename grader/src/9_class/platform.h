@@ -55,6 +55,12 @@ typedef struct {
     cml_student_src *students;
 } cml_download;
 
+/* The download folder of `submissions`, absolute, into dir: the folder itself, or a whole
+ * download given as one archive (as Canvas and Moodle give it) unpacked into out/download/.
+ * 0, or -1 with a message (not a folder or archive, or it would not unpack). */
+int cml_download_open(const char *submissions, const char *out, char *dir, size_t len,
+                      char *err, size_t errlen);
+
 /* Reads the download folder dir (absolute) and finds its students: with forced AUTO the
  * layout is detected (rules in CLASS_GUIDE.md), otherwise names of the forced platform are
  * read as such and every other name by the plain rule (a folder or an archive per student;

@@ -1,6 +1,7 @@
-/* A platform student's submission made into a folder of its own (platform.h): Canvas's and
- * Moodle's loose files gathered under their original names, so staging finds them as in any
- * student folder; and the identity kept beside the student's grading record. */
+/* The download opened (one archive unpacked), a platform student's submission made into a
+ * folder of its own (platform.h): Canvas's and Moodle's loose files gathered under their
+ * original names, so staging finds them as in any student folder; and the identity kept
+ * beside the student's grading record. */
 #include "platform.h"
 #include "batch.h"
 #include "json_write.h"
@@ -8,7 +9,9 @@
 #include "util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define GATHER_MAX_FILE (64u << 20) /* copied as is: staging refuses what is over its own cap */
 
@@ -65,6 +68,31 @@ int cml_download_gather(const cml_download *d, int s, const char *dest, char *wh
         }
     }
     return 0;
+}
+
+/* Contract in platform.h. */
+int cml_download_open(const char *submissions, const char *out, char *dir, size_t len,
+                        char *err, size_t errlen)
+{
+    char stem[128], why[512] = "";
+    struct stat st;
+    /* absolute: tar and unzip run in the folder they unpack into */
+    char *abs = submissions ? realpath(submissions, NULL) : NULL;
+    int kind = abs && stat(abs, &st) == 0 && S_ISREG(st.st_mode)
+                   ? cml_plan_archive_kind(abs, stem, sizeof stem) : 0;
+    int rc = abs && (kind || S_ISDIR(st.st_mode)) ? 0 : -1;
+    if (rc < 0)
+        snprintf(err, errlen, "cannot read the submissions folder %s: give --submissions a "
+                 "folder with one folder or archive per student, or a course platform's "
+                 "download (folder or .zip)", submissions ? submissions : "(none)");
+    else if (!kind)
+        snprintf(dir, len, "%s", abs);
+    else if (cml_fmt(dir, len, "%s/download", out) < 0 || cml_plan_extract(abs, kind, dir, why, sizeof why) < 0)
+        rc = -1;
+    if (rc < 0 && why[0])
+        snprintf(err, errlen, "the download %s was not unpacked: %s", submissions, why + 12);
+    free(abs);
+    return rc;
 }
 
 static void write_identity(FILE *f, const void *ctx)
