@@ -30,6 +30,7 @@ int main(void)
         { "sanitize", sanitize_suite }, { "planted", planted_suite }, { "link", link_suite },
         { "sandbox", sandbox_suite }, { "attacks", attacks_suite },
         { "variants", variants_suite }, { "sheets", sheets_suite }, { "batch", batch_suite },
+        { "platforms", platforms_suite },
         { "calibration", calibration_suite }, { "slurm", slurm_suite },
         { "runner", runner_suite_of_tests }, { "gpu", gpu_suite } };
     int n = (int)(sizeof suites / sizeof suites[0]) - !gpu; /* gpu is last */

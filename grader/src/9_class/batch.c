@@ -18,8 +18,11 @@ static const char USAGE[] =
     "usage: cml-grade batch --submissions DIR --out DIR [--gpus 0,1] [--per-gpu 2]\n"
     "                       [--calibration FILE | --no-calibration] [--check-every 10]\n"
     "                       [--timeout 1800] [--lab NN] [--root DIR]\n"
+    "                       [--platform auto|canvas|moodle|github|folders]\n"
+    "                       [--canvas-assignment \"Name (id)\"]\n"
     "       cml-grade batch --out DIR --index I    (grade plan entry I: a Slurm array task)\n"
     "Grades every student folder or archive (.zip, .tar, .tar.gz) in DIR on every GPU here\n"
+    "(DIR may be a Canvas, Moodle or GitHub Classroom download, as a folder or one .zip)\n"
     "(default: CUDA_VISIBLE_DEVICES, else every /dev/nvidiaN), writes OUT/students/NAME/ and\n"
     "OUT/gradebook.csv. Run it again with the same --out to finish an interrupted batch.\n"
     "Without --calibration it calibrates once into OUT/calibration.cal (one GPU, ~20 s).\n";
@@ -58,6 +61,7 @@ static int parse(int argc, char **argv, cml_batch *b, const char **gpus)
         { "no-calibration", 0, 0, 'C' }, { "check-every", 1, 0, 'e' },
         { "timeout", 1, 0, 't' }, { "lab", 1, 0, 'l' }, { "index", 1, 0, 'i' },
         { "root", 1, 0, 'r' },
+        { "platform", 1, 0, 'P' }, { "canvas-assignment", 1, 0, 'A' },
         { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
     int ch;
     b->per_gpu = 2;
@@ -79,6 +83,8 @@ static int parse(int argc, char **argv, cml_batch *b, const char **gpus)
         case 'l': b->lab = optarg; break;
         case 'i': b->index = atoi(optarg); break;
         case 'r': b->root = optarg; break;
+        case 'P': b->platform = cml_platform_parse(optarg); break;
+        case 'A': b->canvas_assignment = optarg; break;
         case 'h': fputs(USAGE, stdout); return -1;
         default:
             fprintf(stderr, "cml-grade batch: unknown or incomplete option '%s'\n%s",
@@ -92,7 +98,23 @@ static int parse(int argc, char **argv, cml_batch *b, const char **gpus)
                 "--per-gpu 1..8, --timeout > 0\n%s", USAGE);
         return 2;
     }
+    if (b->platform < 0 || (b->canvas_assignment && (!b->canvas_assignment[0] ||
+                                                     strpbrk(b->canvas_assignment, "\r\n")))) {
+        fprintf(stderr, "cml-grade batch: %s\n", b->platform < 0
+                ? "--platform takes auto, canvas, moodle, github or folders"
+                : "--canvas-assignment takes one line, e.g. \"Lab 1 (12345)\"");
+        return 2;
+    }
     return 0;
+}
+
+/* Keep --canvas-assignment in out/canvas-assignment, where collect finds it later too. */
+static int save_canvas_column(const cml_batch *b)
+{
+    char path[4096], line[1024];
+    int n = snprintf(line, sizeof line, "%s\n", b->canvas_assignment);
+    return cml_fmt(path, sizeof path, "%s/canvas-assignment", b->out_abs) < 0 || n < 0 ||
+           (size_t)n >= sizeof line ? -1 : cml_write_file(path, line, (size_t)n);
 }
 
 /* Contract in class.h. */
@@ -111,7 +133,11 @@ int cml_cmd_batch(int argc, char **argv)
         snprintf(b->out_abs, sizeof b->out_abs, "%s", real);
     free(real);
     rc = !b->out_abs[0] ? -1 : b->index >= 0 ? cml_plan_load(b->out_abs, &b->plan, err, sizeof err)
-        : cml_plan_make(b->submissions, b->out_abs, &b->plan, err, sizeof err);
+        : cml_plan_make_for(b->submissions, b->out_abs, (cml_platform)b->platform, &b->plan,
+                            err, sizeof err);
+    if (rc == 0 && b->canvas_assignment && save_canvas_column(b) < 0)
+        fprintf(stderr, "cml-grade batch: warning: cannot write %s/canvas-assignment\n",
+                b->out_abs);
     if (rc < 0) {
         fprintf(stderr, "cml-grade batch: %s\n", b->out_abs[0] ? err
                 : "cannot create the output folder: choose a writable --out");

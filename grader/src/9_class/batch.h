@@ -1,9 +1,12 @@
 /* The batch's plan and per-student state, shared by `batch`, `slurm`, `collect` and the
  * progress display. Layout of a batch's output folder OUT:
- *   OUT/plan.tsv                 index, name, submission folder, seed, why unusable, display
- *                                name: written once, so a re-run (or a Slurm array task)
- *                                grades the same thing
- *   OUT/extracted/NAME/          an archive's contents (zip, tar, tar.gz)
+ *   OUT/plan.tsv                 index, name (the folder), submission folder, seed, why unusable,
+ *                                then platform, id, display name, late, came from: written once,
+ *                                so a re-run (or a Slurm array task) grades the same thing
+ *   OUT/download/                a platform's download given as one archive, unpacked
+ *   OUT/extracted/NAME/          an archive's contents (zip, tar, tar.gz), or a Canvas or
+ *                                Moodle student's loose files under their original names
+ *   OUT/canvas-assignment        the Canvas gradebook column (batch --canvas-assignment)
  *   OUT/students/NAME/           the grading's reports, grade.log, and `status` last
  *   OUT/gradebook.csv, .md       written by collect (and at the end of batch)
  * A student is done when students/NAME/status exists: one line
@@ -14,15 +17,20 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "platform.h"
+
 #define CML_BATCH_MAX 4096
 
 typedef struct {
     char name[128];      /* [A-Za-z0-9._-] only: a folder name under students/ */
-    char display[256];   /* the name as submitted (folder or archive stem), valid UTF-8: what
-                            the gradebook, the feedback and the record show */
+    char display[256];   /* the name as people read it (the platform's, else the folder or
+                            archive stem), valid UTF-8: what the gradebook,
+                            the feedback and the record show */
     char path[4096];     /* the submission folder to grade */
     uint64_t seed;
     char unusable[256];  /* why it cannot be graded (archive would not extract), "" if ok */
+    cml_identity who;    /* the student as the platform named them (platform.h) */
+    char from[4096];     /* where it lies in the download; the folder holding it is protected */
 } cml_plan_entry;
 
 typedef struct {
@@ -35,6 +43,11 @@ typedef struct {
  * out/extracted/) with a fresh seed each, and written. 0, or -1 with a message. */
 int cml_plan_make(const char *submissions, const char *out, cml_plan *p, char *err,
                   size_t errlen);
+/* The same for a download of a course platform (platform.h): submissions may also be the
+ * download as one archive (unpacked into out/download/ first); forced AUTO detects the layout.
+ * Each student's identity goes into the plan and into out/students/NAME/identity.json. */
+int cml_plan_make_for(const char *submissions, const char *out, cml_platform forced,
+                      cml_plan *p, char *err, size_t errlen);
 int cml_plan_load(const char *out, cml_plan *p, char *err, size_t errlen);
 void cml_plan_free(cml_plan *p);
 
@@ -60,6 +73,11 @@ int cml_collect(const char *out, const cml_plan *p, char *err, size_t errlen);
  * a control character a space), cut at a character boundary to fit len. */
 void cml_folder_name(const char *name, char *out, size_t len);
 void cml_display_name(const char *name, char *out, size_t len);
+/* batch_plan.c's archive handling, shared with platform_gather.c: the archive kind of a file
+ * name (1 tar, 2 zip, 0 none; *stem the name without its extension), and the watched
+ * unpacking of one into dir (created afresh): 0, or -1 with a "not graded: ..." reason. */
+int cml_plan_archive_kind(const char *name, char *stem, size_t len);
+int cml_plan_extract(const char *archive, int kind, const char *dir, char *why, size_t len);
 
 /* A random 53-bit seed (main.c's, shared). */
 uint64_t cml_random_seed(void);

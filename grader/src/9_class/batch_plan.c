@@ -3,6 +3,7 @@
  * whitelisted regular files out of it, so what an archive holds beyond them never matters. */
 #include "batch.h"
 #include "cml.h"
+#include "platform.h"
 #include "run.h"
 #include "technique.h"
 #include "util.h"
@@ -168,31 +169,34 @@ static int extract(const char *archive, int kind, const char *dir, char *why, si
     return ok ? 0 : -1;
 }
 
-/* Add directory entry `d` of folder `from` to the plan (a folder, or an archive unpacked). */
-static void add_entry(cml_plan *p, const char *from, const char *d, const char *out)
+/* Add student s of download d to the plan: a folder as it is, an archive unpacked, loose
+ * platform files gathered (platform.h); its identity kept with it. */
+static void add_entry(cml_plan *p, const cml_download *d, int s, const char *out)
 {
-    char path[CML_PATH], stem[128];
-    struct stat st;
-    if (d[0] == '.' || cml_fmt(path, sizeof path, "%s/%s", from, d) < 0 ||
-        stat(path, &st) < 0)
-        return;
-    int kind = S_ISREG(st.st_mode) ? archive_kind(d, stem, sizeof stem) : 0;
-    if (!S_ISDIR(st.st_mode) && !kind)
-        return; /* a stray file in the export: not a submission */
+    const cml_student_src *st = &d->students[s];
+    const cml_item *it = &d->items[st->first];
+    char stem[128];
+    int kind = !st->gather && it->archive ? archive_kind(it->file, stem, sizeof stem) : 0;
     cml_plan_entry *e = &p->e[p->n];
     memset(e, 0, sizeof *e);
-    safe_name(kind ? stem : d, p, e->name, sizeof e->name);
-    cml_display_name(kind ? stem : d, e->display, sizeof e->display);
+    e->who = st->who;
+    safe_name(st->base, p, e->name, sizeof e->name);
+    cml_display_name(st->who.display[0] ? st->who.display : st->base, e->display,
+                     sizeof e->display);
     e->seed = cml_random_seed();
-    if (strpbrk(path, "\t\n\r")) { /* plan.tsv is tab-separated, one entry a line */
+    char src[CML_PATH]; /* the item; from: its top-level name in the download */
+    cml_fmt(src, sizeof src, "%s/%s", d->dir, it->file);
+    cml_fmt(e->from, sizeof e->from, "%s/%.*s", d->dir, (int)strcspn(it->file, "/"), it->file);
+    if (strpbrk(src, "\t\n\r") || strpbrk(st->who.display, "\t\n\r")) { /* plan.tsv is tab-separated, one entry a line */
         snprintf(e->unusable, sizeof e->unusable, "not graded: its name holds a tab or a line "
                  "break; rename it");
-    } else if (!kind) {
-        char *real = realpath(path, NULL);
-        snprintf(e->path, sizeof e->path, "%s", real ? real : path);
+    } else if (!st->gather && !kind) {
+        char *real = realpath(src, NULL);
+        snprintf(e->path, sizeof e->path, "%s", real ? real : src);
         free(real);
     } else if (cml_fmt(e->path, sizeof e->path, "%s/extracted/%s", out, e->name) < 0 ||
-               extract(path, kind, e->path, e->unusable, sizeof e->unusable) < 0) {
+               (st->gather ? cml_download_gather(d, s, e->path, e->unusable, sizeof e->unusable)
+                           : extract(src, kind, e->path, e->unusable, sizeof e->unusable)) < 0) {
         if (!e->unusable[0])
             snprintf(e->unusable, sizeof e->unusable, "not graded: path too long");
     }
@@ -209,10 +213,25 @@ static int plan_save(const char *out, const cml_plan *p)
     FILE *f = fopen(tmp, "w");
     if (!f)
         return -1;
-    for (int i = 0; i < p->n; i++)
-        fprintf(f, "%d\t%s\t%s\t%" PRIu64 "\t%s\t%s\n", i, p->e[i].name, p->e[i].path,
-                p->e[i].seed, p->e[i].unusable, p->e[i].display);
+    for (int i = 0; i < p->n; i++) {
+        const cml_identity *w = &p->e[i].who;
+        fprintf(f, "%d\t%s\t%s\t%" PRIu64 "\t%s\t%s\t%s\t%s\t%d\t%s\n", i, p->e[i].name,
+                p->e[i].path, p->e[i].seed, p->e[i].unusable, w->platform, w->id, w->display,
+                w->late, p->e[i].from);
+    }
     return fclose(f) == 0 && rename(tmp, path) == 0 ? 0 : -1;
+}
+
+/* The identity columns 6-10 of a plan.tsv line into e; a plan written before them: a plain
+ * student named by the entry. */
+static void plan_identity(cml_plan_entry *e, char *const *field, int k)
+{
+    snprintf(e->who.platform, sizeof e->who.platform, "%s", k > 5 && field[5][0] ? field[5]
+                                                                              : "folders");
+    snprintf(e->who.id, sizeof e->who.id, "%s", k > 6 ? field[6] : "");
+    snprintf(e->who.display, sizeof e->who.display, "%s", k > 7 ? field[7] : e->name);
+    e->who.late = k > 8 && atoi(field[8]) != 0;
+    snprintf(e->from, sizeof e->from, "%s", k > 9 ? field[9] : "");
 }
 
 /* Contract in batch.h. */
@@ -232,10 +251,10 @@ int cml_plan_load(const char *out, cml_plan *p, char *err, size_t errlen)
     }
     while (p->n < CML_BATCH_MAX && fgets(line, sizeof line, f)) {
         cml_plan_entry *e = &p->e[p->n];
-        char *field[6] = { line }, *rest = line;
+        char *field[10] = { line }, *rest = line;
         int k = 0;
         line[strcspn(line, "\n")] = '\0';
-        while (rest && k < 6) /* strsep: an empty field (no unusable reason) stays a field */
+        while (rest && k < 10) /* empty fields count: columns 6-10 came later (platform.h) */
             field[k++] = strsep(&rest, "\t");
         if (k < 4)
             continue;
@@ -243,8 +262,9 @@ int cml_plan_load(const char *out, cml_plan *p, char *err, size_t errlen)
         snprintf(e->path, sizeof e->path, "%s", field[2]);
         e->seed = strtoull(field[3], NULL, 10);
         snprintf(e->unusable, sizeof e->unusable, "%s", k > 4 ? field[4] : "");
-        /* a plan from before the display column: the folder name is all there is */
-        snprintf(e->display, sizeof e->display, "%s", k > 5 && field[5][0] ? field[5] : e->name);
+        plan_identity(e, field, k);
+        cml_display_name(e->who.display[0] ? e->who.display : e->name, e->display,
+                         sizeof e->display);
         p->n++;
     }
     fclose(f);
@@ -255,41 +275,52 @@ int cml_plan_load(const char *out, cml_plan *p, char *err, size_t errlen)
 int cml_plan_make(const char *submissions, const char *out, cml_plan *p, char *err,
                   size_t errlen)
 {
-    char path[CML_PATH];
+    return cml_plan_make_for(submissions, out, CML_PF_AUTO, p, err, errlen);
+}
+
+/* Contract in batch.h. */
+int cml_plan_make_for(const char *submissions, const char *out, cml_platform forced,
+                      cml_plan *p, char *err, size_t errlen)
+{
+    char path[CML_PATH], dir[CML_PATH];
+    cml_download d;
     if (cml_fmt(path, sizeof path, "%s/plan.tsv", out) == 0 && access(path, F_OK) == 0)
         return cml_plan_load(out, p, err, errlen); /* resumed: same names, same seeds */
     memset(p, 0, sizeof *p);
-    struct dirent **list = NULL;
-    /* absolute: tar and unzip run in the folder they unpack into */
-    char *abs = submissions ? realpath(submissions, NULL) : NULL;
-    int n = abs ? scandir(abs, &list, NULL, alphasort) : -1;
+    if (cml_mkdirs(out) < 0) {
+        snprintf(err, errlen, "cannot create the output folder %s", out);
+        return -1;
+    }
+    if (cml_download_open(submissions, out, dir, sizeof dir, err, errlen) < 0 ||
+        cml_download_scan(dir, forced, &d, err, errlen) < 0)
+        return -1;
     p->e = calloc(CML_BATCH_MAX, sizeof *p->e);
-    if (n < 0 || !p->e || cml_mkdirs(out) < 0) {
-        snprintf(err, errlen, n < 0 ? "cannot read the submissions folder %s: give "
-                 "--submissions a folder with one folder or archive per student"
-                 : "cannot create the output folder %s", n < 0 ? submissions : out);
-        free(p->e);
-        p->e = NULL;
-        free(abs);
-        return -1;
-    }
-    for (int i = 0; i < n; i++) {
-        if (p->n < CML_BATCH_MAX)
-            add_entry(p, abs, list[i]->d_name, out);
-        free(list[i]);
-    }
-    free(list);
-    free(abs);
-    if (p->n == 0) {
-        snprintf(err, errlen, "no submission in %s (one folder or .zip/.tar/.tar.gz per "
-                 "student)", submissions);
-        return -1;
-    }
-    if (plan_save(out, p) < 0) {
+    for (int s = 0; p->e && s < d.nstudents && p->n < CML_BATCH_MAX; s++)
+        add_entry(p, &d, s, out);
+    fprintf(stderr, "batch: %s layout, %d student(s)%s\n", cml_platform_name(d.layout), p->n,
+            d.mixed ? " (the download mixes layouts: each entry is read as a plain folder or "
+            "archive; use --platform to choose)" : "");
+    cml_download_free(&d);
+    for (int i = 0; i < p->n; i++)
+        if (cml_fmt(path, sizeof path, "%s/students/%s", out, p->e[i].name) == 0)
+            cml_identity_save(path, &p->e[i].who);
+    if (!p->e || plan_save(out, p) < 0) {
         snprintf(err, errlen, "cannot write %s/plan.tsv: is the output folder writable?", out);
         return -1;
     }
     return 0;
+}
+
+/* Contract in batch.h. */
+int cml_plan_archive_kind(const char *name, char *stem, size_t len)
+{
+    return archive_kind(name, stem, len);
+}
+
+/* Contract in batch.h. */
+int cml_plan_extract(const char *archive, int kind, const char *dir, char *why, size_t len)
+{
+    return extract(archive, kind, dir, why, len);
 }
 
 /* Contract in batch.h. */

@@ -34,8 +34,9 @@ void cml_batch_grade_args(const cml_batch *b, int i, int g, char *store[], char 
         ARG("--root"), ARG("%s", b->root);
     /* the other students: every folder, and the archives unpacked under the output */
     ARG("--protect"), ARG("%s", b->out_abs);
-    if (strncmp(e->path, b->out_abs, strlen(b->out_abs)) != 0 && strrchr(e->path, '/'))
-        ARG("--protect"), ARG("%.*s", (int)(strrchr(e->path, '/') - e->path), e->path);
+    const char *from = e->from[0] ? e->from : e->path; /* the download's folder of students */
+    if (strncmp(from, b->out_abs, strlen(b->out_abs)) != 0 && strrchr(from, '/'))
+        ARG("--protect"), ARG("%.*s", (int)(strrchr(from, '/') - from), from);
 #undef ARG
     store[a] = NULL;
 }

@@ -23,6 +23,8 @@ typedef struct {
     /* options */
     const char *submissions, *out, *calibration, *lab, *root;
     int per_gpu, check_every, no_calibration, index;
+    int platform;                  /* cml_platform (platform.h), -1 for an unknown name */
+    const char *canvas_assignment; /* the Canvas gradebook column, NULL: the default */
     double timeout_s;
     /* state */
     char out_abs[4096], cal_path[4096];

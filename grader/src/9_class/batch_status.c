@@ -74,6 +74,7 @@ int cml_collect(const char *out, const cml_plan *p, char *err, size_t errlen)
         cml_student_status s;
         snprintf(e[i].name, sizeof e[i].name, "%s", p->e[i].display[0] ? p->e[i].display
                                                                         : p->e[i].name);
+        e[i].who = p->e[i].who;
         if (p->e[i].unusable[0]) {
             snprintf(e[i].status, sizeof e[i].status, "%s", p->e[i].unusable);
         } else if (cml_status_read(out, p->e[i].name, &s) < 0) {
@@ -89,7 +90,8 @@ int cml_collect(const char *out, const cml_plan *p, char *err, size_t errlen)
     int rc = cml_fmt(csv, sizeof csv, "%s/gradebook.csv", out) < 0 ||
              cml_fmt(md, sizeof md, "%s/gradebook.md", out) < 0 ||
              cml_gradebook_write(csv, e, p->n, err, errlen) < 0 ||
-             cml_gradebook_write_md(md, e, p->n, err, errlen) < 0 ? -1 : missing;
+             cml_gradebook_write_md(md, e, p->n, err, errlen) < 0 ||
+             cml_lms_write(out, e, p->n, err, errlen) < 0 ? -1 : missing;
     free(e);
     return rc;
 }

@@ -35,6 +35,12 @@ static void csv_cell(FILE *f, const char *s, char after)
     fputc(after, f);
 }
 
+/* Contract in gradebook.h: the LMS files quote their cells the same way. */
+void cml_csv_cell(FILE *f, const char *s, char after)
+{
+    csv_cell(f, s, after);
+}
+
 /* Points as a cell (38.5, 40); "" for a student without them. */
 static void points_cell(FILE *f, int have, double v, char after)
 {

@@ -6,12 +6,16 @@
 #define CML_GRADEBOOK_H
 
 #include <stddef.h>
+#include <stdio.h>
+
+#include "platform.h"
 
 typedef struct {
     char name[256];        /* the student as submitted (folder or archive name, UTF-8) */
     char dir[4096];        /* that student's output folder (holds summary.tsv), "" if none */
     char status[256];      /* "" when the grading ran; else why it did not ("not graded: the
                               grading process was killed by SIGKILL") */
+    cml_identity who;      /* who the platform said it is (platform.h); zeroed: plain */
 } cml_book_entry;
 
 /* Write a CSV gradebook: header `student,<lab1>,...,<labN>,total,max,status`; one row per
@@ -28,6 +32,22 @@ int cml_gradebook_write(const char *csv_path, const cml_book_entry *e, int n, ch
  * 0, or -1 with a message in err. */
 int cml_gradebook_write_md(const char *md_path, const cml_book_entry *e, int n, char *err,
                            size_t errlen);
+
+/* ---- gradebook_lms.c: the files a course platform imports ---- */
+
+/* Beside the gradebook in folder out, for the entries whose identity names a platform:
+ * Canvas: canvas-grades.csv (a gradebook import: Student, ID, SIS User ID, SIS Login ID,
+ * Section, one assignment column named by out/canvas-assignment, else "CUDA memory labs",
+ * and a "Points Possible" row) and feedback-canvas/NAME_USERID.html; Moodle:
+ * moodle-grading-worksheet.csv (the columns of the assignment's offline grading worksheet)
+ * and feedback-upload/<Full Name>_<id>_assignsubmission_file_/feedback.html, zipped into
+ * feedback-upload.zip when zip is installed. A student without a grade gets an empty grade
+ * cell (the platform then leaves theirs alone). Each feedback file is the student's
+ * out/students/NAME/feedback.html. 0, or -1 with a message. */
+int cml_lms_write(const char *out, const cml_book_entry *e, int n, char *err, size_t errlen);
+
+/* One CSV cell as the gradebook writes them (RFC 4180, formula guard), then `after`. */
+void cml_csv_cell(FILE *f, const char *s, char after);
 
 /* ---- gradebook_read.c: one student's summary.tsv, shared by the two writers ---- */
 #define CML_BOOK_LABS 32
