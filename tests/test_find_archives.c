@@ -94,6 +94,22 @@ START_TEST(zip_made_on_macos_is_graded)
 }
 END_TEST
 
+/* An archive that will not unpack stops `grade` with exit 2 and one line saying so, naming it;
+ * nothing of it is left under the output's work folder. */
+START_TEST(archive_that_will_not_unpack_is_a_clear_error)
+{
+    char path[CML_PATH];
+    sh("head -c 3000 /dev/urandom > %s/myname.zip%s", sub, "");
+    cml_fmt(path, sizeof path, "%s/myname.zip", sub);
+    const char *args[] = { "grade", "--root", root, "--submission", path, "--out", out, NULL };
+    int rc = cli(args);
+    ck_assert_msg(rc == 2 && strstr(output, "myname.zip: the archive could not be unpacked") &&
+                  !strstr(output, "Score:"), "exit %d, output:\n%s", rc, output);
+    cml_fmt(path, sizeof path, "ls -d %s/work/submission-* >/dev/null 2>&1", out);
+    ck_assert_msg(system(path) != 0, "an unpacked folder was left under %s/work", out);
+}
+END_TEST
+
 /* out/students/name/file holds text. */
 static int report_has(const char *name, const char *file, const char *text)
 {
@@ -157,6 +173,7 @@ void find_archives_add(Suite *s)
     tcase_add_test(tc, tgz_of_a_flat_folder_is_graded);
     tcase_add_test(tc, plain_tar_of_solutions_shaped_folders_is_graded);
     tcase_add_test(tc, zip_made_on_macos_is_graded);
+    tcase_add_test(tc, archive_that_will_not_unpack_is_a_clear_error);
     tcase_add_test(tc, batch_grades_archives_and_marks_a_lab_not_handed_in_missing);
     suite_add_tcase(s, tc);
 }

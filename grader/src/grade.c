@@ -18,7 +18,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -257,34 +256,6 @@ static void sanitize_all(const cml_grade_opts *o, lab_build *lb, const cml_run_o
             cml_rmtree(lb[i].student.dir);
 }
 
-/* The folder the student's files are staged from into sub: the submission itself, or, for an
- * archive, a fresh folder under work it is unpacked into (*unpacked set: removed after the
- * grading). 0, or -1 with a message. */
-static int submission_folder(const char *submission, const char *work, char *sub, size_t len,
-                             int *unpacked, char *err, size_t errlen)
-{
-    struct stat st;
-    const char *base = strrchr(submission, '/') ? strrchr(submission, '/') + 1 : submission;
-    enum cml_archive kind = cml_archive_kind(base, NULL, 0);
-    char why[512];
-    *unpacked = 0;
-    if (kind == CML_ARCHIVE_NONE || stat(submission, &st) < 0 || !S_ISREG(st.st_mode))
-        return cml_fmt(sub, len, "%s", submission) < 0 ? -1 : 0; /* a folder: the finder's */
-    if (cml_mkdirs(work) < 0 || cml_fmt(sub, len, "%s/submission-XXXXXX", work) < 0 ||
-        !mkdtemp(sub)) {
-        snprintf(err, errlen, "cannot create a folder under %.900s to unpack the submission "
-                 "into: choose a writable --out", work);
-        return -1;
-    }
-    if (cml_unpack(submission, kind, sub, why, sizeof why) < 0) {
-        snprintf(err, errlen, "%.500s: %s", submission, why);
-        cml_rmtree(sub);
-        return -1;
-    }
-    *unpacked = 1;
-    return 0;
-}
-
 /* The calibration named by o (if any) into cal, and what the record says of it. A file that
  * cannot be read is an error (the instructor named it); one from another GPU is a note, and
  * the reference is measured live. */
@@ -355,7 +326,8 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
     char sub[CML_PATH];
     int unpacked = 0;
     if (!o->student_bin &&
-        submission_folder(o->submission, work, sub, sizeof sub, &unpacked, err, errlen) < 0) {
+        cml_unpack_submission(o->submission, work, sub, sizeof sub, &unpacked, err,
+                              errlen) < 0) {
         cml_cal_free(&cal);
         free(lb);
         return -1;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Contract in unpack.h. */
 enum cml_archive cml_archive_kind(const char *name, char *stem, size_t len)
@@ -156,4 +157,34 @@ int cml_unpack(const char *archive, enum cml_archive kind, const char *dir, char
     free(abs_archive);
     free(abs_dir);
     return rc;
+}
+
+/* Contract in unpack.h. */
+int cml_unpack_submission(const char *submission, const char *work, char *sub, size_t len,
+                          int *unpacked, char *err, size_t errlen)
+{
+    struct stat st;
+    const char *base = strrchr(submission, '/') ? strrchr(submission, '/') + 1 : submission;
+    enum cml_archive kind = cml_archive_kind(base, NULL, 0);
+    char why[512];
+    *unpacked = 0;
+    if (kind == CML_ARCHIVE_NONE || stat(submission, &st) < 0 || !S_ISREG(st.st_mode)) {
+        if (cml_fmt(sub, len, "%s", submission) == 0)
+            return 0; /* a folder: the finder's to search */
+        snprintf(err, errlen, "the submission's path is too long: %.900s", submission);
+        return -1;
+    }
+    if (cml_mkdirs(work) < 0 || cml_fmt(sub, len, "%s/submission-XXXXXX", work) < 0 ||
+        !mkdtemp(sub)) {
+        snprintf(err, errlen, "cannot create a folder under %.900s to unpack the submission "
+                 "into: choose a writable --out", work);
+        return -1;
+    }
+    if (cml_unpack(submission, kind, sub, why, sizeof why) < 0) {
+        snprintf(err, errlen, "%.500s: %s", submission, why);
+        cml_rmtree(sub);
+        return -1;
+    }
+    *unpacked = 1;
+    return 0;
 }

@@ -28,4 +28,11 @@ enum cml_archive cml_archive_kind(const char *name, char *stem, size_t len);
 int cml_unpack(const char *archive, enum cml_archive kind, const char *dir, char *why,
                size_t len);
 
+/* The folder a submission's files are found in, into sub: the submission itself, unless it is
+ * an archive file (by cml_archive_kind); then a fresh folder <work>/submission-XXXXXX it is
+ * unpacked into by cml_unpack, and *unpacked is set: the caller removes it when done.
+ * 0, or -1 with a message naming the submission in err (nothing left behind). */
+int cml_unpack_submission(const char *submission, const char *work, char *sub, size_t len,
+                          int *unpacked, char *err, size_t errlen);
+
 #endif /* CML_UNPACK_H */
