@@ -34,7 +34,8 @@ static void both_labs(const char *prefix, int lab_folders)
     shape_file(rel, "// fake source: ld.shared bar.sync\n");
 }
 
-/* `cml-grade grade --submission sub/name`; whether every task of both labs passed. */
+/* `cml-grade grade --submission sub/name`; whether every task of both labs passed and the
+ * unpacked copy was removed after. */
 static int graded_in_full(const char *name)
 {
     char path[CML_PATH];
@@ -45,7 +46,9 @@ static int graded_in_full(const char *name)
     int rc = cli(args), n = test_read_summary(out, lines, 16), passed = 0;
     for (int i = 0; i < n; i++)
         passed += strcmp(lines[i].status, "passed") == 0;
-    return rc == 0 && n > 0 && passed == n;
+    cml_fmt(path, sizeof path, "ls -d %s/work/submission-* >/dev/null 2>&1", out);
+    int left = system(path) == 0; /* the unpacked copy outlived the grading */
+    return rc == 0 && n > 0 && passed == n && !left;
 }
 
 START_TEST(zip_with_a_top_folder_is_graded)
