@@ -113,6 +113,27 @@ START_TEST(archive_that_will_not_unpack_is_a_clear_error)
 }
 END_TEST
 
+/* Two different fake.cu at one rank: lab 01 is a build-error naming both, under its own heading
+ * (no compiler ran), and lab 02 is graded. Fails when the finder picks one silently, or the
+ * report says "The compiler said". */
+START_TEST(ambiguous_files_cost_only_that_lab_and_are_named)
+{
+    both_labs("myname/a/", 0);
+    shape_file("myname/b/fake.cu", "// another draft\n");
+    const char *args[] = { "grade", "--root", root, "--submission", NULL, "--out", out,
+                           "--no-color", NULL };
+    char path[CML_PATH];
+    cml_fmt(path, sizeof path, "%s/shape", root);
+    args[4] = path;
+    cli(args);
+    ck_assert_msg(strstr(output, "two different fake.cu in the submission, myname/a/fake.cu "
+                         "and myname/b/fake.cu") &&
+                  strstr(output, "Not built: the submission's files were refused:") &&
+                  !strstr(output, "The compiler said") && strstr(output, "Score: 8/32"),
+                  "output:\n%s", output);
+}
+END_TEST
+
 /* out/students/name/file holds text. */
 static int report_has(const char *name, const char *file, const char *text)
 {
@@ -177,6 +198,7 @@ void find_archives_add(Suite *s)
     tcase_add_test(tc, plain_tar_of_solutions_shaped_folders_is_graded);
     tcase_add_test(tc, zip_made_on_macos_is_graded);
     tcase_add_test(tc, archive_that_will_not_unpack_is_a_clear_error);
+    tcase_add_test(tc, ambiguous_files_cost_only_that_lab_and_are_named);
     tcase_add_test(tc, batch_grades_archives_and_marks_a_lab_not_handed_in_missing);
     suite_add_tcase(s, tc);
 }
