@@ -29,7 +29,8 @@ int main(void)
         { "build", build_suite }, { "technique", technique_suite },
         { "sanitize", sanitize_suite }, { "planted", planted_suite }, { "link", link_suite },
         { "sandbox", sandbox_suite }, { "attacks", attacks_suite },
-        { "variants", variants_suite }, { "sheets", sheets_suite }, { "batch", batch_suite },
+        { "variants", variants_suite }, { "sheets", sheets_suite },
+        { "find", find_suite }, { "batch", batch_suite },
         { "platforms", platforms_suite },
         { "calibration", calibration_suite }, { "slurm", slurm_suite },
         { "runner", runner_suite_of_tests }, { "gpu", gpu_suite } };

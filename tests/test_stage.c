@@ -121,10 +121,10 @@ START_TEST(student_file_that_is_a_folder_is_refused)
 }
 END_TEST
 
-START_TEST(missing_student_file_says_where_it_looked)
+START_TEST(missing_student_file_says_where_to_put_it)
 {
-    ck_assert_msg(stage1() == -1 && strstr(stage_err, "01_fake/fake.cu") &&
-                  strstr(stage_err, "sub/fake.cu"), "err '%s'", stage_err);
+    ck_assert_msg(stage1() == CML_FIND_MISSING && strstr(stage_err, "not handed in: fake.cu") &&
+                  strstr(stage_err, "01_fake/fake.cu"), "err '%s'", stage_err);
 }
 END_TEST
 
@@ -161,7 +161,7 @@ TCase *stage_tcase(void)
     tcase_add_test(tc, symlinked_student_file_is_refused);
     tcase_add_test(tc, oversized_student_file_is_refused);
     tcase_add_test(tc, student_file_that_is_a_folder_is_refused);
-    tcase_add_test(tc, missing_student_file_says_where_it_looked);
+    tcase_add_test(tc, missing_student_file_says_where_to_put_it);
     tcase_add_test(tc, reference_files_are_staged_beside_the_reference_only);
     return tc;
 }

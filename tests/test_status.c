@@ -17,6 +17,7 @@ static const struct {
     {CML_STATUS_CRASH, "crash"},     {CML_STATUS_TIMEOUT, "timeout"},
     {CML_STATUS_TAMPERED, "tampered"}, {CML_STATUS_BUILD_ERROR, "build-error"},
     {CML_STATUS_NO_GPU, "no-gpu"},   {CML_STATUS_SANITIZER, "sanitizer"},
+    {CML_STATUS_MISSING, "missing"},
 };
 #define NDOCUMENTED ((int)(sizeof DOCUMENTED / sizeof DOCUMENTED[0]))
 
@@ -117,7 +118,7 @@ START_TEST(award_follows_what_each_status_earns)
     ck_assert(r.correctness_score == 4 && r.perf_score == 0 && r.score == 4);
     const enum cml_status nothing[] = {CML_STATUS_NONE, CML_STATUS_TIMEOUT, CML_STATUS_TAMPERED,
                                        CML_STATUS_BUILD_ERROR, CML_STATUS_NO_GPU,
-                                       CML_STATUS_SANITIZER};
+                                       CML_STATUS_SANITIZER, CML_STATUS_MISSING};
     for (size_t i = 0; i < sizeof nothing / sizeof nothing[0]; i++) { /* whatever passed */
         cml_award(&r, nothing[i], "x");
         ck_assert_msg(r.score == 0, "%s scored %g", cml_status_name(nothing[i]), r.score);

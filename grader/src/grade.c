@@ -13,6 +13,7 @@
 #include "spec.h"
 #include "stage.h"
 #include "technique.h"
+#include "unpack.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -65,13 +66,15 @@ static void first_error(const char *log, char *buf, size_t len)
 /* One lab's staged folders and builds. */
 typedef struct {
     char stage_err[1024];   /* student files could not be staged */
+    int missing;            /* ... because one is nowhere in the submission */
     int ref_staged;
     cml_build student, reference;
 } lab_build;
 
-/* Stage both sides of every lab and build them all at once. */
-static void build_labs(const cml_grade_opts *o, const cml_lab_spec *specs, int n, int cc,
-                       int with_reference, lab_build *lb)
+/* Stage both sides of every lab (the student's from the folder sub) and build them all at
+ * once. */
+static void build_labs(const cml_grade_opts *o, const char *sub, const cml_lab_spec *specs,
+                       int n, int cc, int with_reference, lab_build *lb)
 {
     char work[CML_PATH], cache[CML_PATH], err[1024];
     cml_build **jobs = calloc((size_t)n * 2, sizeof *jobs);
@@ -82,8 +85,10 @@ static void build_labs(const cml_grade_opts *o, const cml_lab_spec *specs, int n
         cml_build *s = &lb[i].student, *r = &lb[i].reference;
         *s = (cml_build){ .spec = &specs[i], .cc = cc, .evidence = 1 };
         *r = (cml_build){ .spec = &specs[i], .cc = cc, .cache_dir = cache };
-        if (cml_stage(o->root, &specs[i], CML_SIDE_STUDENT, o->submission, work, s->dir,
-                      sizeof s->dir, lb[i].stage_err, sizeof lb[i].stage_err) == 0)
+        int staged = cml_stage(o->root, &specs[i], CML_SIDE_STUDENT, sub, work, s->dir,
+                               sizeof s->dir, lb[i].stage_err, sizeof lb[i].stage_err);
+        lb[i].missing = staged == CML_FIND_MISSING;
+        if (staged == 0)
             jobs[njobs++] = s;
         if (with_reference && cml_stage(o->root, &specs[i], CML_SIDE_REFERENCE, NULL, work,
                                         r->dir, sizeof r->dir, err, sizeof err) == 0) {
@@ -118,12 +123,18 @@ static void keep_log(lab_build *b, cml_lab_result *r)
     }
 }
 
-/* When the student's side could not be staged or built: every task build-error, 1. Else 0. */
+/* When the student's side could not be staged or built: every task missing (a file not
+ * handed in: its detail says which and where to put it) or build-error, 1. Else 0. */
 static int build_failed(const cml_lab_spec *spec, lab_build *b, cml_lab_result *r)
 {
     char detail[1024];
+    if (b->stage_err[0] && b->missing) {
+        cml_lab_not_run(spec, CML_STATUS_MISSING, b->stage_err, r);
+        return 1;
+    }
     if (b->stage_err[0]) {
         cml_lab_not_run(spec, CML_STATUS_BUILD_ERROR, b->stage_err, r);
+        r->stage_refused = 1;
         r->build_log = strdup(b->stage_err); /* the report shows why nothing was built */
         return 1;
     }
@@ -328,15 +339,27 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
         cml_cal_free(&cal);
         return -1;
     }
+    char sub[CML_PATH];
+    int unpacked = 0;
+    if (!o->student_bin &&
+        cml_unpack_submission(o->submission, work, sub, sizeof sub, &unpacked, err,
+                              errlen) < 0) {
+        cml_cal_free(&cal);
+        free(lb);
+        return -1;
+    }
     double tb = cml_now();
     if (!o->student_bin)
-        build_labs(o, specs, nspecs, g->have_gpu ? g->cc : cml_default_cc(), g->have_gpu, lb);
+        build_labs(o, sub, specs, nspecs, g->have_gpu ? g->cc : cml_default_cc(), g->have_gpu,
+                   lb);
     *build_s = cml_now() - tb;
     cml_run_opts ro = { .seed = o->seed, .work_dir = work, .keep = o->keep,
                         .progress = o->progress, .cal = use_cal ? &cal : NULL };
     for (int i = 0; i < nspecs; i++)
         finish_lab(o, &specs[i], &lb[i], &ro, g, t0);
     sanitize_all(o, lb, &ro, g, t0);
+    if (unpacked && !o->keep)
+        cml_rmtree(sub);
     cml_probe_let_go(); /* the GPU work is over */
     cml_cal_free(&cal);
     free(lb);

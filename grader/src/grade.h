@@ -72,7 +72,7 @@ void cml_lab_result_free(cml_lab_result *r);
 /* What a whole grading needs. */
 typedef struct {
     const char *root;        /* the repository: grader/specs, common, labs, solutions */
-    const char *submission;  /* labs/-shaped tree or flat folder of student files */
+    const char *submission;  /* a folder or an archive of student files, any shape (find.h) */
     const char *out_dir;     /* record.json, results.json, summary.tsv; work/ for builds */
     uint64_t seed;
     int keep;                /* keep build folders and outputs under out_dir/work */

@@ -1,5 +1,6 @@
 /* Stage: copy pristine files and the whitelisted student files into a fresh folder. */
 #include "stage.h"
+#include "find.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -92,34 +93,6 @@ static int stage_common(const char *root, const char *dir, char *err, size_t err
     return rc;
 }
 
-static int exists_nofollow(const char *path)
-{
-    struct stat st;
-    return lstat(path, &st) == 0;
-}
-
-/* Where the submission holds `file`: SUB/<lab>/<file> (SUB/<lab> a real folder), else
- * SUB/<file>. */
-static int find_student_file(const char *sub, const char *lab, const char *file, char *path,
-                             size_t len, char *err, size_t errlen)
-{
-    char labdir[CML_PATH];
-    struct stat st;
-    if (cml_fmt(labdir, sizeof labdir, "%s/%s", sub, lab) == 0 && lstat(labdir, &st) == 0) {
-        if (S_ISLNK(st.st_mode)) {
-            snprintf(err, errlen, "%s is a symbolic link: submit a real folder", labdir);
-            return -1;
-        }
-        if (cml_fmt(path, len, "%s/%s", labdir, file) == 0 && exists_nofollow(path))
-            return 0;
-    }
-    if (cml_fmt(path, len, "%s/%s", sub, file) == 0 && exists_nofollow(path))
-        return 0;
-    snprintf(err, errlen, "%s not found in the submission (looked for %s/%s/%s and %s/%s): put "
-             "your file in one of those places", file, sub, lab, file, sub, file);
-    return -1;
-}
-
 static int safe_name(const char *name, char *err, size_t errlen)
 {
     if (name[0] && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, ".."))
@@ -128,22 +101,39 @@ static int safe_name(const char *name, char *err, size_t errlen)
     return -1;
 }
 
-/* Copy root/<from_dir>/<names> (or the student's files) into dir. */
-static int stage_files(const char *from_dir, const char *sub, const char *lab,
-                       const char (*names)[64], int n, const char *dir, char *err, size_t errlen)
+/* Copy root/<from_dir>/<names> into dir. */
+static int stage_files(const char *from_dir, const char (*names)[64], int n, const char *dir,
+                       char *err, size_t errlen)
 {
     for (int i = 0; i < n; i++) {
         char src[CML_PATH], dst[CML_PATH];
-        if (safe_name(names[i], err, errlen) < 0)
-            return -1;
-        if (sub ? find_student_file(sub, lab, names[i], src, sizeof src, err, errlen) < 0
-                : cml_fmt(src, sizeof src, "%s/%s", from_dir, names[i]) < 0)
-            return -1;
-        if (cml_fmt(dst, sizeof dst, "%s/%s", dir, names[i]) < 0 ||
-            cml_copy_file(src, dst, sub ? CML_MAX_STUDENT_FILE : 64u << 20, err, errlen) < 0)
+        if (safe_name(names[i], err, errlen) < 0 ||
+            cml_fmt(src, sizeof src, "%s/%s", from_dir, names[i]) < 0 ||
+            cml_fmt(dst, sizeof dst, "%s/%s", dir, names[i]) < 0 ||
+            cml_copy_file(src, dst, 64u << 20, err, errlen) < 0)
             return -1;
     }
     return 0;
+}
+
+/* Copy the student's files of spec, wherever the finder finds them in sub (find.h), into dir
+ * under their spec names. 0, CML_FIND_MISSING or -1, with err. */
+static int stage_student(const char *sub, const cml_lab_spec *spec, const char *dir, char *err,
+                         size_t errlen)
+{
+    char (*src)[CML_PATH] = calloc(CML_MAX_FILES, sizeof *src), dst[CML_PATH];
+    int rc = src ? 0 : -1;
+    for (int i = 0; rc == 0 && i < spec->nfiles; i++)
+        rc = safe_name(spec->files[i], err, errlen);
+    if (rc == 0)
+        rc = cml_find_lab_files(sub, spec, src, err, errlen);
+    for (int i = 0; rc == 0 && i < spec->nfiles; i++)
+        rc = cml_fmt(dst, sizeof dst, "%s/%s", dir, spec->files[i]) < 0 ||
+             cml_copy_file(src[i], dst, CML_MAX_STUDENT_FILE, err, errlen) < 0 ? -1 : 0;
+    if (!src)
+        snprintf(err, errlen, "out of memory staging the submission");
+    free(src);
+    return rc;
 }
 
 /* Contract in stage.h. */
@@ -164,12 +154,13 @@ int cml_stage(const char *root, const cml_lab_spec *spec, enum cml_side side,
     int rc = cml_fmt(labs, sizeof labs, "%s/labs/%s", root, spec->lab) < 0 ||
              cml_fmt(sols, sizeof sols, "%s/solutions/%s", root, spec->lab) < 0 ||
              stage_common(root, dir, err, errlen) < 0 ||
-             stage_files(labs, NULL, spec->lab, spec->harness, spec->nharness, dir, err,
-                         errlen) < 0 ||
-             stage_files(sols, student ? submission : NULL, spec->lab, spec->files,
-                         spec->nfiles, dir, err, errlen) < 0 ||
-             (!student && stage_files(sols, NULL, spec->lab, spec->reference_files,
-                                      spec->nreference_files, dir, err, errlen) < 0) ? -1 : 0;
+             stage_files(labs, spec->harness, spec->nharness, dir, err, errlen) < 0 ? -1 : 0;
+    if (rc == 0 && student)
+        rc = stage_student(submission, spec, dir, err, errlen);
+    else if (rc == 0)
+        rc = stage_files(sols, spec->files, spec->nfiles, dir, err, errlen) < 0 ||
+             stage_files(sols, spec->reference_files, spec->nreference_files, dir, err,
+                         errlen) < 0 ? -1 : 0;
     if (rc < 0)
         cml_rmtree(dir);
     else if (errlen)

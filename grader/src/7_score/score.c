@@ -237,13 +237,13 @@ void cml_task_hint(const cml_task_result *r, const char *note, const char **wher
 static int preset_status(enum cml_status s)
 {
     return s == CML_STATUS_CRASH || s == CML_STATUS_TIMEOUT || s == CML_STATUS_BUILD_ERROR ||
-           s == CML_STATUS_NO_GPU;
+           s == CML_STATUS_MISSING || s == CML_STATUS_NO_GPU;
 }
 
 /* Fills r's credit, status, points and detail from r->cases (already verified) and the `time`
  * records of both runs (either may be NULL). A tampered student run makes the task tampered,
- * whatever was set before. A status already set to crash, timeout, build-error or no-gpu is
- * kept with no credit, so it scores 0 (its detail too, when set). */
+ * whatever was set before. A status already set to crash, timeout, build-error, missing or
+ * no-gpu is kept with no credit, so it scores 0 (its detail too, when set). */
 void cml_score_task(cml_task_result *r, const cml_run_record *student,
                     const cml_run_record *reference)
 {

@@ -17,7 +17,7 @@ typedef struct {
 
 /* Crash earns the cases that passed before it when scored from the run's own records; a run
  * the pipeline itself found cut short (grade_lab.c) gets no credit, so it scores 0 (score.c).
- * Timeout, tampered, build-error and no-gpu earn nothing whatever their cases say; nor does
+ * Timeout, tampered, build-error, missing and no-gpu earn nothing whatever their cases say; nor does
  * sanitizer: its output was right by luck (an out-of-bounds write that hit nothing, a race
  * that went the right way on this GPU), so not even its correctness points count. */
 static const status_row STATUS[CML_STATUS_COUNT] = {
@@ -35,6 +35,7 @@ static const status_row STATUS[CML_STATUS_COUNT] = {
     [CML_STATUS_BUILD_ERROR] = {"build-error", 0, 0, 0, CML_SHADE_BAD},
     [CML_STATUS_NO_GPU]      = {"no-gpu",      0, 0, 0, CML_SHADE_BAD},
     [CML_STATUS_SANITIZER]   = {"sanitizer",   0, 1, 0, CML_SHADE_BAD},
+    [CML_STATUS_MISSING]     = {"missing",     0, 0, 0, CML_SHADE_BAD},
 };
 
 /* The row of s; NONE's for a value outside the enum (a zeroed or corrupted result). */

@@ -19,6 +19,7 @@ enum cml_status {
     CML_STATUS_BUILD_ERROR,  /* the student's side did not stage or build */
     CML_STATUS_NO_GPU,       /* compiled, not run: no GPU here */
     CML_STATUS_SANITIZER,    /* every case passed, but compute-sanitizer found an error */
+    CML_STATUS_MISSING,      /* the lab's student file was not handed in (not in the submission) */
     CML_STATUS_COUNT
 };
 
@@ -40,8 +41,8 @@ int cml_status_from_name(const char *name, enum cml_status *out);
 /* Whether every case of the task passed and nothing found it wrong: passed, slow, technique
  * (not sanitizer: a memory error that happened to give the right output is not solved). */
 int cml_status_solved(enum cml_status s);
-/* Whether the task's cases ran here (the report shows "passed/cases"): not for build-error
- * or no-gpu. */
+/* Whether the task's cases ran here (the report shows "passed/cases"): not for build-error,
+ * missing or no-gpu. */
 int cml_status_ran(enum cml_status s);
 /* The parts of the points the status can earn (enum cml_part bits); score.c's cml_award
  * gives each part only as far as the task's credit goes. */

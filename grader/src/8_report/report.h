@@ -42,6 +42,14 @@ void cml_student_view_free(cml_grading *v);
 
 /* ---- shared by the report files ---- */
 
+/* Whether the lab was not handed in: a student file was nowhere (its tasks are `missing`). */
+int cml_lab_missing(const cml_lab_result *lab);
+/* What every report shows under a lab whose student side was not built: a heading and its
+ * text. "Nothing to build:" and the tasks' detail when the lab is missing; "Not built: the submission's files were refused:" and why when staging refused
+ * them; else "Build failed. The compiler said:" and the compiler's output ("(no output)").
+ * 0 with both set, or -1 when the lab was built (nothing to show). */
+int cml_lab_unbuilt(const cml_lab_result *lab, const char **heading, const char **text);
+
 /* Points with up to 2 decimals, trailing zeros trimmed: 38.5, 40, 6.67. */
 void cml_format_points(double v, char *buf, size_t len);
 

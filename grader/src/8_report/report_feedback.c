@@ -125,9 +125,10 @@ static void write_lab(FILE *f, const cml_lab_result *lab)
     fputs(": ", f);
     cml_put_md(f, lab->spec->title);
     fprintf(f, " (%s/%s)\n\n", got, max);
-    if (!lab->built) {
-        fputs("Build failed. The compiler said:\n\n", f);
-        cml_put_md_code(f, lab->build_log ? lab->build_log : "(no output)");
+    const char *heading, *text;
+    if (cml_lab_unbuilt(lab, &heading, &text) == 0) {
+        fprintf(f, "%s\n\n", heading);
+        cml_put_md_code(f, text);
         fputs("\n", f);
     }
     write_table(f, lab);

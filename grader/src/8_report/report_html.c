@@ -127,9 +127,12 @@ static void write_lab(FILE *f, const cml_lab_result *lab)
     fputs(": ", f);
     cml_put_xml(f, lab->spec->title, 0);
     fprintf(f, " &#8212; %s/%s</h2>\n", got, max);
-    if (!lab->built) {
-        fputs("<p class=\"bad\">Build failed. The compiler said:</p>\n<pre>", f);
-        cml_put_xml(f, lab->build_log ? lab->build_log : "(no output)", 1);
+    const char *heading, *text;
+    if (cml_lab_unbuilt(lab, &heading, &text) == 0) {
+        fputs("<p class=\"bad\">", f);
+        cml_put_xml(f, heading, 0);
+        fputs("</p>\n<pre>", f);
+        cml_put_xml(f, text, 1);
         fputs("</pre>\n", f);
     }
     fputs("<table>\n<tr><th>Task</th><th>Status</th><th>Points</th><th>Detail</th></tr>\n", f);

@@ -67,7 +67,7 @@ static void write_lab(json_w *w, const cml_lab_result *lab)
     jw_number(w, "score", lab->score);
     jw_number(w, "max_score", lab->max_score);
     jw_number(w, "wall_s", lab->wall_s);
-    jw_string(w, "build", lab->built ? "ok" : "failed");
+    jw_string(w, "build", lab->built ? "ok" : cml_lab_missing(lab) ? "missing" : "failed");
     jw_string(w, "build_log", lab->build_log);
     jw_begin_object(w, "reference_run");
     jw_bool(w, "built", lab->ref_built);
@@ -198,11 +198,13 @@ static char *summary_output(const cml_grading *g)
         const cml_lab_result *lab = &g->labs[i];
         cml_format_points(lab->score, got, sizeof got);
         cml_format_points(lab->max_score, max, sizeof max);
+        const char *heading, *text = "";
+        int unbuilt = cml_lab_unbuilt(lab, &heading, &text) == 0;
         fprintf(m, "%s: %s/%s%s\n", lab->spec ? lab->spec->lab : "?", got, max,
-                lab->built ? "" : " (build failed)");
-        size_t n = lab->build_log ? strlen(lab->build_log) : 0;
-        if (!lab->built && n)
-            fprintf(m, "%s%s", lab->build_log, lab->build_log[n - 1] == '\n' ? "" : "\n");
+                !unbuilt ? "" : cml_lab_missing(lab) ? " (not handed in)" : " (build failed)");
+        size_t n = strlen(text);
+        if (unbuilt && n)
+            fprintf(m, "%s%s", text, text[n - 1] == '\n' ? "" : "\n");
     }
     cml_report_san_phase(m, g);
     fclose(m);

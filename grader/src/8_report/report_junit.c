@@ -73,9 +73,12 @@ static void write_suite(FILE *f, const cml_lab_result *lab)
     cml_put_xml(f, lab->spec->lab, 0);
     fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\" time=\"%.3f\">\n",
             n, nfailed, nskipped, isfinite(lab->wall_s) ? lab->wall_s : 0.0);
-    if (!lab->built && lab->build_log) {
-        fputs("    <system-out>", f); /* the compiler's log, kept where CI tools show it */
-        cml_put_xml(f, lab->build_log, 1);
+    const char *heading, *text;
+    if (cml_lab_unbuilt(lab, &heading, &text) == 0) {
+        fputs("    <system-out>", f); /* why it was not built, kept where CI tools show it */
+        cml_put_xml(f, heading, 0);
+        fputc('\n', f);
+        cml_put_xml(f, text, 1);
         fputs("</system-out>\n", f);
     }
     for (int k = 0; k < lab->ntasks && k < CML_MAX_TASKS; k++)

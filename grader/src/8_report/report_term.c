@@ -87,15 +87,38 @@ static void print_header(const term *t, const cml_grading *g)
             g->cc / 10, g->cc % 10, g->sms, drv, rt, g->nvcc_version[0] ? g->nvcc_version : "?");
 }
 
-/* The compiler's output under a lab: errors when the build failed, else its warnings. */
+/* Contract in report.h. */
+int cml_lab_missing(const cml_lab_result *lab)
+{
+    return lab->ntasks > 0 && lab->tasks[0].status == CML_STATUS_MISSING;
+}
+
+/* Contract in report.h. */
+int cml_lab_unbuilt(const cml_lab_result *lab, const char **heading, const char **text)
+{
+    if (lab->built)
+        return -1;
+    if (cml_lab_missing(lab)) {
+        *heading = "Nothing to build:";
+        *text = lab->tasks[0].detail;
+    } else {
+        *heading = lab->stage_refused ? "Not built: the submission's files were refused:"
+                                      : "Build failed. The compiler said:";
+        *text = lab->build_log && lab->build_log[0] ? lab->build_log : "(no output)";
+    }
+    return 0;
+}
+
+/* Under a lab: why it was not built (cml_lab_unbuilt), else the compiler's warnings. */
 static void print_build_log(const term *t, const cml_lab_result *lab)
 {
-    if (!lab->build_log || !lab->build_log[0])
+    const char *heading = "Compiler warnings:", *text = lab->build_log;
+    if (cml_lab_unbuilt(lab, &heading, &text) < 0 && (!text || !text[0]))
         return;
-    paint(t, lab->built ? YELLOW : RED,
-          lab->built ? "Compiler warnings:\n" : "Build failed. The compiler said:\n");
-    cml_put_clean(t->f, lab->build_log, 1);
-    if (lab->build_log[strlen(lab->build_log) - 1] != '\n')
+    paint(t, lab->built ? YELLOW : RED, heading);
+    fputc('\n', t->f);
+    cml_put_clean(t->f, text, 1);
+    if (text[0] && text[strlen(text) - 1] != '\n')
         fputc('\n', t->f);
 }
 
@@ -109,7 +132,9 @@ static void print_no_gpu(const term *t, const cml_grading *g)
     for (int i = 0; i < g->nlabs; i++) {
         const cml_lab_result *lab = &g->labs[i];
         fprintf(t->f, "  %-18s ", lab->spec ? lab->spec->lab : "?");
-        paint(t, lab->built ? GREEN : RED, lab->built ? "builds" : "build failed");
+        paint(t, lab->built ? GREEN : RED, lab->built ? "builds" : cml_lab_missing(lab)
+                                                                    ? "not handed in"
+                                                                    : "build failed");
         fputc('\n', t->f);
     }
     for (int i = 0; i < g->nlabs; i++)
@@ -234,8 +259,9 @@ static void print_lab(const term *t, const cml_lab_result *lab)
     int notes = 0;
     for (int i = 0; i < lab->ntasks; i++) {
         const cml_task_result *r = &lab->tasks[i];
-        if (r->status == CML_STATUS_PASSED || r->status == CML_STATUS_BUILD_ERROR)
-            continue; /* a build error's notes are the compiler's output, printed below */
+        if (r->status == CML_STATUS_PASSED || r->status == CML_STATUS_BUILD_ERROR ||
+            r->status == CML_STATUS_MISSING)
+            continue; /* the lab's one note, printed below: the compiler's, or what is missing */
         if (!notes) /* a blank line between the table and the notes */
             fputc('\n', t->f);
         notes = 1;

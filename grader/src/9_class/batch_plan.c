@@ -4,8 +4,7 @@
 #include "batch.h"
 #include "cml.h"
 #include "platform.h"
-#include "run.h"
-#include "technique.h"
+#include "unpack.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -18,11 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define EXTRACT_TIMEOUT_S 120.0
-#define EXTRACT_MAX_MB 256       /* unpacked bytes of one archive (CML_EXTRACT_MAX_MB) */
-#define EXTRACT_MAX_ENTRIES 20000 /* files and folders of one archive */
-#define EXTRACT_MAX_DEPTH 64      /* folders within folders: deeper is not counted, so refused */
-
 /* Contract in batch.h. */
 uint64_t cml_random_seed(void)
 {
@@ -33,24 +27,6 @@ uint64_t cml_random_seed(void)
     if (fd >= 0)
         close(fd);
     return s & ((1ull << 53) - 1); /* exact as a JSON number too */
-}
-
-/* The archive kind of a file name: 1 tar (any compression tar detects), 2 zip, 0 none; *stem
- * gets the name without the extension. */
-static int archive_kind(const char *name, char *stem, size_t len)
-{
-    static const struct { const char *ext; int kind; } exts[] = {
-        { ".tar.gz", 1 }, { ".tgz", 1 }, { ".tar.xz", 1 }, { ".tar.bz2", 1 }, { ".tar", 1 },
-        { ".zip", 2 } };
-    size_t n = strlen(name);
-    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
-        size_t e = strlen(exts[i].ext);
-        if (n > e && strcasecmp(name + n - e, exts[i].ext) == 0) {
-            snprintf(stem, len, "%.*s", (int)(n - e), name);
-            return exts[i].kind;
-        }
-    }
-    return 0;
 }
 
 /* name as a folder name (cml_folder_name), unique in p: a name another student's already
@@ -69,104 +45,16 @@ static void safe_name(const char *name, const cml_plan *p, char *out, size_t len
     }
 }
 
-/* What an archive has unpacked so far: bytes of its files (their sizes) and entries, and
- * whether it nests deeper than could be counted (which must not hide bytes from the count). */
-typedef struct {
-    const char *dir;
-    uint64_t max_bytes, bytes;
-    long entries;
-    int too_deep;
-} unpacked;
-
-static void count_tree(const char *dir, unpacked *u, int depth)
+/* Unpack archive (of kind) into dir for the plan: 0, or -1 with why as an unusable entry's
+ * reason. The module below the batch (unpack.h) does the work and keeps the caps. */
+static int extract(const char *archive, enum cml_archive kind, const char *dir, char *why,
+                   size_t len)
 {
-    DIR *d = depth < EXTRACT_MAX_DEPTH ? opendir(dir) : NULL;
-    u->too_deep |= depth >= EXTRACT_MAX_DEPTH;
-    for (struct dirent *e; d && (e = readdir(d)) && u->entries <= EXTRACT_MAX_ENTRIES;) {
-        char p[CML_PATH];
-        struct stat st;
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        if (cml_fmt(p, sizeof p, "%s/%s", dir, e->d_name) < 0) {
-            u->too_deep = 1; /* a path too long to name: what lies there cannot be counted */
-            continue;
-        }
-        if (lstat(p, &st) < 0)
-            continue;
-        u->entries++;
-        u->bytes += S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
-        if (S_ISDIR(st.st_mode))
-            count_tree(p, u, depth + 1);
-    }
-    if (d)
-        closedir(d);
-}
-
-/* The extraction's watch (cml_watch_hook): stop once the archive unpacked past the caps. An
- * archive's listing could lie about its sizes (zip), so the disk is what is counted. */
-static int unpacked_too_much(void *ctx)
-{
-    unpacked *u = ctx;
-    u->bytes = 0;
-    u->entries = 0;
-    u->too_deep = 0;
-    count_tree(u->dir, u, 0);
-    return u->bytes > u->max_bytes || u->entries > EXTRACT_MAX_ENTRIES || u->too_deep;
-}
-
-/* The unpacked-size cap: CML_EXTRACT_MAX_MB (1 to 65536), else EXTRACT_MAX_MB. */
-static uint64_t extract_max_bytes(void)
-{
-    const char *v = getenv("CML_EXTRACT_MAX_MB");
-    long mb = v ? strtol(v, NULL, 10) : 0;
-    return (uint64_t)(mb >= 1 && mb <= 65536 ? mb : EXTRACT_MAX_MB) << 20;
-}
-
-/* Unpack archive into dir with tar or unzip, watched: one that unpacks past the caps (an
- * archive bomb, which could fill the disk every other student's results are written to) is
- * stopped and removed. 0, or -1 with why. */
-static int extract(const char *archive, int kind, const char *dir, char *why, size_t len)
-{
-    char tool[CML_PATH];
-    char *tar[] = { tool, "-xf", (char *)archive, "-C", (char *)dir, "--no-same-owner",
-                    "--no-same-permissions", NULL };
-    char *unzip[] = { tool, "-qq", "-o", (char *)archive, "-d", (char *)dir, NULL };
-    cml_proc_result r;
-    if (cml_find_tool(kind == 2 ? "CML_UNZIP" : "CML_TAR", kind == 2 ? "unzip" : "tar", tool,
-                      sizeof tool) < 0) {
-        snprintf(why, len, "not graded: %s is not installed, so the archive was not unpacked",
-                 kind == 2 ? "unzip" : "tar");
-        return -1;
-    }
-    if (cml_rmtree(dir) < 0 || cml_mkdirs(dir) < 0) {
-        snprintf(why, len, "cannot create %.200s", dir);
-        return -1;
-    }
-    /* tar refuses members with ".." and strips leading "/"; unzip skips ".." members */
-    unpacked u = { dir, extract_max_bytes(), 0, 0, 0 };
-    const cml_watch_hook watch = { unpacked_too_much, &u };
-    cml_run_watched(kind == 2 ? unzip : tar, dir, EXTRACT_TIMEOUT_S, 4096, &watch, &r);
-    int too_much = r.watch_stopped || unpacked_too_much(&u); /* also what it left at the end */
-    int ok = r.started && r.exited && r.exit_code == 0 && !r.timed_out && !too_much;
-    if (too_much) {
-        snprintf(why, len, "not graded: the archive unpacks to more than %llu MiB or %d files, "
-                 "or deeper than %d folders (stopped at %llu MiB, %ld files%s): submit the "
-                 "source files only", (unsigned long long)(u.max_bytes >> 20),
-                 EXTRACT_MAX_ENTRIES, EXTRACT_MAX_DEPTH, (unsigned long long)(u.bytes >> 20),
-                 u.entries, u.too_deep ? ", too deep" : "");
-        cml_rmtree(dir);
-    } else if (!ok) {
-        char how[200];
-        cml_proc_describe(&r, EXTRACT_TIMEOUT_S, how, sizeof how);
-        snprintf(why, len, "not graded: the archive could not be unpacked (%s %s%s%.100s)",
-                 kind == 2 ? "unzip" : "tar", r.started ? how : "is not installed",
-                 r.output_len ? ": " : "", r.output ? r.output : "");
-        for (char *c = why; *c; c++)
-            if (*c == '\n' || *c == '\t')
-                *c = ' ';
-    }
-    cml_proc_result_free(&r);
-    return ok ? 0 : -1;
+    char because[sizeof ((cml_plan_entry *)0)->unusable];
+    if (cml_unpack(archive, kind, dir, because, sizeof because) == 0)
+        return 0;
+    snprintf(why, len, "not graded: %.230s", because);
+    return -1;
 }
 
 /* Add student s of download d to the plan: a folder as it is, an archive unpacked, loose
@@ -176,7 +64,8 @@ static void add_entry(cml_plan *p, const cml_download *d, int s, const char *out
     const cml_student_src *st = &d->students[s];
     const cml_item *it = &d->items[st->first];
     char stem[128];
-    int kind = !st->gather && it->archive ? archive_kind(it->file, stem, sizeof stem) : 0;
+    enum cml_archive kind = !st->gather && it->archive
+                            ? cml_archive_kind(it->file, stem, sizeof stem) : CML_ARCHIVE_NONE;
     cml_plan_entry *e = &p->e[p->n];
     memset(e, 0, sizeof *e);
     e->who = st->who;
@@ -314,13 +203,13 @@ int cml_plan_make_for(const char *submissions, const char *out, cml_platform for
 /* Contract in batch.h. */
 int cml_plan_archive_kind(const char *name, char *stem, size_t len)
 {
-    return archive_kind(name, stem, len);
+    return (int)cml_archive_kind(name, stem, len);
 }
 
 /* Contract in batch.h. */
 int cml_plan_extract(const char *archive, int kind, const char *dir, char *why, size_t len)
 {
-    return extract(archive, kind, dir, why, len);
+    return extract(archive, (enum cml_archive)kind, dir, why, len);
 }
 
 /* Contract in batch.h. */

@@ -243,6 +243,8 @@ typedef struct {
 typedef struct {
     const cml_lab_spec *spec;
     int built;                  /* student build succeeded */
+    int stage_refused;          /* the student's files were refused before any build (a link,
+                                   two candidates): build_log says why, no compiler ran */
     char *build_log;            /* compiler output (capped), NULL if none */
     int ref_built;
     int ref_calibrated;         /* reference runs taken from the calibration, not run here */
