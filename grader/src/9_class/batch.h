@@ -5,7 +5,8 @@
  *   OUT/extracted/NAME/          an archive's contents (zip, tar, tar.gz)
  *   OUT/students/NAME/           the grading's reports, grade.log, and `status` last
  *   OUT/gradebook.csv, .md       written by collect (and at the end of batch)
- * A student is done when students/NAME/status exists: one line
+ * A student is done when students/NAME/status exists, unless its state is timeout (the
+ * batch's own --timeout stopped it: the next run of the batch grades it again). One line
  * "state<TAB>score<TAB>max<TAB>seconds<TAB>gpu<TAB>calibration<TAB>why". */
 #ifndef CML_BATCH_H
 #define CML_BATCH_H

@@ -1,5 +1,6 @@
 /* The batch's scheduler (batch_run.h): up to per_gpu gradings per GPU, reaped as they end,
  * each student's status written at once; progress; the gradebook at the end. */
+#include "args.h"
 #include "batch_run.h"
 #include "batch_child.h"
 #include "util.h"
@@ -147,7 +148,9 @@ int cml_batch_all(cml_batch *b)
     for (int i = 0; b->queue && b->graded_on && i < b->plan.n; i++) {
         cml_student_status st = { 0 };
         b->graded_on[i] = -1;
-        if (cml_status_read(b->out_abs, b->plan.e[i].name, &st) == 0)
+        /* done, but for those the batch's own --timeout stopped: not their grade */
+        if (cml_status_read(b->out_abs, b->plan.e[i].name, &st) == 0 &&
+            strcmp(st.state, "timeout") != 0)
             continue;
         if (b->plan.e[i].unusable[0]) { /* nothing to grade: say why, once */
             snprintf(st.state, sizeof st.state, "unusable");
@@ -158,8 +161,10 @@ int cml_batch_all(cml_batch *b)
         b->queue[b->nqueue++] = i;
     }
     cml_progress_init(&b->progress, stderr, b->plan.n, b->plan.n - b->nqueue, cml_now());
-    snprintf(err, sizeof err, "batch: %d submission(s), %d to grade, on %d GPU(s) x %d",
-             b->plan.n, b->nqueue, b->ngpus, b->per_gpu);
+    char limit[32];
+    cml_duration_text(b->timeout_s, limit, sizeof limit);
+    snprintf(err, sizeof err, "batch: %d submission(s), %d to grade, on %d GPU(s) x %d, at "
+             "most %s each", b->plan.n, b->nqueue, b->ngpus, b->per_gpu, limit);
     cml_progress_note(&b->progress, err);
     if (b->nqueue > 0)
         cml_batch_calibrate(b);
@@ -197,7 +202,7 @@ int cml_batch_one(cml_batch *b)
         return 2;
     }
     const cml_plan_entry *e = &b->plan.e[b->index];
-    if (cml_status_read(b->out_abs, e->name, &st) == 0) {
+    if (cml_status_read(b->out_abs, e->name, &st) == 0 && strcmp(st.state, "timeout") != 0) {
         fprintf(stderr, "%s: already %s\n", e->name, st.state);
         return strcmp(st.state, "graded") == 0 ? 0 : 1;
     }

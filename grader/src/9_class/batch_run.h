@@ -37,7 +37,8 @@ typedef struct {
     cml_progress progress;
 } cml_batch;
 
-/* batch_run.c: every student without a status, on every GPU; the gradebook last. The exit
+/* batch_run.c: every student without a status, or whose status is timeout (stopped by the
+ * batch's own --timeout, which is no grade), on every GPU; the gradebook last. The exit
  * status: 0 when every student was graded (whatever their scores), 1 otherwise. */
 int cml_batch_all(cml_batch *b);
 /* batch_run.c: plan entry b->index alone, in the foreground (a Slurm array task). 0 when it
