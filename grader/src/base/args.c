@@ -272,7 +272,7 @@ int cml_arg_apart(const char *out_opt, const char *out, const char *in_opt, cons
 int cml_arg_gpus(const char *opt, const char *text, int *gpus, int max, int *n, char *err,
                  size_t len)
 {
-    char copy[256], *save = NULL, item[300];
+    char copy[256], *save = NULL, why[256];
     *n = 0;
     if (!text || !text[0] || cml_fmt(copy, sizeof copy, "%s", text) < 0 ||
         text[strlen(text) - 1] == ',' || text[0] == ',' || strstr(text, ",,")) {
@@ -282,9 +282,11 @@ int cml_arg_gpus(const char *opt, const char *text, int *gpus, int max, int *n, 
     }
     for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         long v;
-        snprintf(item, sizeof item, "%s (in '%s')", opt, text);
-        if (cml_arg_int(item, t, 0, 63, &v, err, len) < 0)
+        if (cml_arg_int(opt, t, 0, 63, &v, why, sizeof why) < 0) {
+            snprintf(err, len, "%s '%s': '%.60s' is not a GPU index (a whole number from 0 to "
+                     "63): give them as 0 or 0,1,3", opt, text, t);
             return -1;
+        }
         for (int k = 0; k < *n; k++)
             if (gpus[k] == v) {
                 snprintf(err, len, "%s '%s' names GPU %ld twice: name each GPU once", opt, text,
