@@ -23,6 +23,7 @@ int main(void)
                                        sanitize_suite,
                                        planted_suite, link_suite, sandbox_suite, attacks_suite,
                                        variants_suite, sheets_suite, batch_suite,
+                                       refuse_suite,
                                        calibration_suite,
                                        slurm_suite };
     SRunner *sr = srunner_create(NULL);

@@ -34,6 +34,7 @@ Suite *batch_suite(void);    /* tests/test_batch.c: batch, resume, regrade, slur
 void batch_lock_add(Suite *s); /* tests/test_batch_lock.c: the GPU lock, in the batch suite */
 void batch_progress_add(Suite *s); /* tests/test_batch_progress.c: the progress display */
 void batch_others_add(Suite *s); /* tests/test_batch_others.c: a student against the others */
+Suite *refuse_suite(void);   /* tests/test_refuse.c: bad options refused before any work */
 Suite *calibration_suite(void); /* tests/test_calibration.c: the calibration file */
 void calibration_cli_add(Suite *s); /* tests/test_calibration_cli.c: calibrate and grade
                                        --calibration on the fake repository */

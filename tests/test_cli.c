@@ -94,7 +94,7 @@ START_TEST(without_gpu_labs_are_compiled_and_marked_no_gpu)
 {
     setenv("CML_FAKE_GPU", "0", 1);
     int rc = grade(NULL);
-    ck_assert_msg(rc == 1 && strstr(output, "No GPU found") &&
+    ck_assert_msg(rc == 2 && strstr(output, "No GPU found") &&
                   lab_is("01_fake", "no-gpu", "compiled") && lab_is("02_fake", "no-gpu", ""),
                   "exit %d, output:\n%s", rc, output);
 }
