@@ -230,6 +230,23 @@ START_TEST(batch_grades_again_a_student_its_time_limit_stopped)
 }
 END_TEST
 
+/* --builds-only: no GPU wanted, builds checked, no one graded; a later batch grades them. */
+START_TEST(batch_builds_only_grades_no_one_and_a_later_batch_does)
+{
+    student("alice", NULL);
+    setenv("FAKE_PROBE", "nodevice", 1);
+    int first = batch(out, "--builds-only", NULL);
+    cml_student_status a = status_of("alice");
+    ck_assert_msg(first == 1 && strcmp(a.state, "builds-only") == 0, "exit %d, alice %s (%s); "
+                  "output:\n%s", first, a.state, a.why, output);
+    unsetenv("FAKE_PROBE");
+    int second = batch(out, NULL, NULL);
+    a = status_of("alice");
+    ck_assert_msg(second == 0 && strcmp(a.state, "graded") == 0 && a.score == a.max,
+                  "exit %d, alice %s (%s); output:\n%s", second, a.state, a.why, output);
+}
+END_TEST
+
 START_TEST(slurm_collect_and_regrade_refuse_bad_options)
 {
     char inside[CML_PATH], missing[CML_PATH];
@@ -333,6 +350,7 @@ Suite *refuse_suite(void)
     tcase_add_test(tc, batch_without_a_device_refuses_and_marks_no_one);
     tcase_add_test(tc, batch_refuses_a_gpu_this_machine_does_not_have);
     tcase_add_test(tc, batch_grades_again_a_student_its_time_limit_stopped);
+    tcase_add_test(tc, batch_builds_only_grades_no_one_and_a_later_batch_does);
     tcase_add_test(tc, slurm_collect_and_regrade_refuse_bad_options);
     tcase_add_test(tc, bare_command_lists_every_command);
     tcase_add_test(tc, bench_help_is_its_own);

@@ -52,7 +52,7 @@ static const struct {
     { "batch", "grade a folder of submissions on every GPU of this host, into a gradebook",
       "usage: cml-grade batch --submissions DIR --out DIR [--gpus LIST] [--per-gpu N]\n"
       "                       [--calibration FILE | --no-calibration] [--check-every N]\n"
-      "                       [--timeout TIME] [--lab NN] [--root DIR]\n"
+      "                       [--timeout TIME] [--lab NN] [--root DIR] [--builds-only]\n"
       "       cml-grade batch --out DIR --index I    (plan entry I alone: a Slurm array task)\n"
       "Grades every student folder or archive (.zip, .tar, .tar.gz, .tgz) in DIR, writes\n"
       "OUT/students/NAME/ (grade's reports, grade.log, status) and OUT/gradebook.csv, .md.\n"
@@ -76,6 +76,9 @@ static const struct {
       "  --index I          plan entry I (0 to the number of students - 1) of an OUT made\n"
       "                     before (by slurm or batch), graded alone in the foreground\n"
       "  --root DIR         the repository (default: the folder above this program's folder)\n"
+      "  --builds-only      no GPU wanted: check that every submission builds and passes the\n"
+      "                     build rules; no one is graded (state builds-only, graded by the\n"
+      "                     next batch without this option)\n"
       "Before anything is written it checks the options and that every GPU answers; without\n"
       "a usable GPU it refuses (exit 2) and marks no one.\n"
       EXITS("every student graded (whatever their scores)",

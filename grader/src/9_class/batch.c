@@ -68,7 +68,7 @@ static int parse(int argc, char **argv, cml_batch *b, int *gpus, int *ngpus)
         { "per-gpu", 1, 0, 'p' }, { "calibration", 1, 0, 'c' },
         { "no-calibration", 0, 0, 'C' }, { "check-every", 1, 0, 'e' },
         { "timeout", 1, 0, 't' }, { "lab", 1, 0, 'l' }, { "index", 1, 0, 'i' },
-        { "root", 1, 0, 'r' },
+        { "root", 1, 0, 'r' }, { "builds-only", 0, 0, 'B' },
         { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
     char err[1024];
     int ch, rc = 0;
@@ -98,6 +98,7 @@ static int parse(int argc, char **argv, cml_batch *b, int *gpus, int *ngpus)
         case 'l': b->lab = optarg; break;
         case 'i': rc = number("--index", 0, CML_BATCH_MAX - 1, &b->index); break;
         case 'r': b->root = optarg; break;
+        case 'B': b->builds_only = b->no_calibration = 1; break; /* nothing to calibrate */
         case 'h': return cml_help_print("batch"), -1;
         default:
             snprintf(err, sizeof err, "unknown or incomplete option '%s': see batch --help",
@@ -176,7 +177,7 @@ int cml_cmd_batch(int argc, char **argv)
         rc = check_paths(b);
     if (rc == 0) { /* a Slurm array task uses the GPU it was given, as it was given */
         b->ngpus = b->index >= 0 ? 1 : find_gpus(gpus, ngpus, b->gpu, CML_BATCH_GPUS);
-        rc = check_gpus(b, ngpus > 0);
+        rc = b->builds_only ? 0 : check_gpus(b, ngpus > 0);
     }
     if (rc) {
         free(b);

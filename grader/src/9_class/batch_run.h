@@ -23,6 +23,7 @@ typedef struct {
     /* options */
     const char *submissions, *out, *calibration, *lab, *root;
     int per_gpu, check_every, no_calibration, index;
+    int builds_only;     /* --builds-only: no GPU wanted; every student ends `builds-only` */
     double timeout_s;
     /* state */
     char out_abs[4096], cal_path[4096];
