@@ -255,6 +255,8 @@ START_TEST(slurm_collect_and_regrade_refuse_bad_options)
     cml_fmt(missing, sizeof missing, "%s/nothing-here", root);
     const char *time[] = { "slurm", "--submissions", sub, "--out", out, "--time", "1x", NULL };
     refused(cli(time), "--time '1x' is not a duration", out);
+    const char *bare[] = { "slurm", "--submissions", sub, "--out", out, "--time", "30", NULL };
+    refused(cli(bare), "--time '30' has no unit", out);
     const char *nested[] = { "slurm", "--submissions", sub, "--out", inside, NULL };
     refused(cli(nested), "is inside --submissions", inside);
     const char *collect[] = { "collect", "--out", missing, NULL };

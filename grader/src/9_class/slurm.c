@@ -109,9 +109,15 @@ static int parse(int argc, char **argv, slurm_cli *c)
         case 'l': c->lab = optarg; break;
         case 'p': c->partition = optarg; break;
         case 't': /* Slurm counts whole minutes: round up */
-            if (cml_arg_duration("--time", optarg, &limit_s, err, sizeof err) < 0)
+            if (optarg[0] && strspn(optarg, "0123456789") == strlen(optarg)) {
+                /* a bare number meant minutes here once (as in Slurm), seconds elsewhere */
+                snprintf(err, sizeof err, "--time '%.40s' has no unit: write %sm for minutes "
+                         "or %ss for seconds", optarg, optarg, optarg);
                 rc = cml_arg_refuse("slurm", err);
-            c->minutes = (int)((limit_s + 59) / 60);
+            } else if (cml_arg_duration("--time", optarg, &limit_s, err, sizeof err) < 0) {
+                rc = cml_arg_refuse("slurm", err);
+            }
+            c->minutes = rc ? 0 : (int)((limit_s + 59) / 60);
             break;
         case 'c': rc = number("--cpus", 1, 1024, &c->cpus); break;
         case 'C': c->calibration = optarg; break;
