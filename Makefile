@@ -72,7 +72,8 @@ $(BUILD)/fake_lab: tests/fake_lab.c tests/fake_lab_attacks.c tests/fake_lab_atta
 	    tests/fake_lab_lock.c -lm
 
 grade: $(BUILD)/cml-grade $(BUILD)/cml-probe
-	$(BUILD)/cml-grade grade $(if $(LAB),--lab '$(subst ','\'',$(LAB))') $(if $(SUBMISSION),--submission '$(subst ','\'',$(SUBMISSION))')
+	$(BUILD)/cml-grade grade $(if $(LAB),--lab '$(subst ','\'',$(LAB))') \
+	    $(if $(SUBMISSION),--submission '$(subst ','\'',$(SUBMISSION))')
 
 bench: $(BUILD)/cml-grade $(BUILD)/cml-probe
 	$(BUILD)/cml-grade bench $(if $(LAB),--lab '$(subst ','\'',$(LAB))')
