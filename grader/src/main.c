@@ -89,7 +89,8 @@ static int parse_options(int argc, char **argv, int bench, cli *c)
 }
 
 /* Every path option checked before anything is read or written (args.h); 0, or 2 after its
- * one-line refusal. */
+ * one-line refusal. --protect is not: a regrade passes folders that may be gone since, and a
+ * folder that is not there needs no protecting. */
 static int check_paths(const char *cmd, const cli *c)
 {
     char err[1024];
@@ -99,8 +100,6 @@ static int check_paths(const char *cmd, const cli *c)
               (c->out && cml_arg_out("--out", c->out, err, sizeof err) < 0) ||
               (c->calibration && cml_arg_file("--calibration", c->calibration, err,
                                               sizeof err) < 0);
-    for (int i = 0; !bad && i < c->nprotect; i++)
-        bad = cml_arg_dir("--protect", c->protect[i], err, sizeof err) < 0;
     return bad ? cml_arg_refuse(cmd, err) : 0;
 }
 
