@@ -72,10 +72,11 @@ $(BUILD)/fake_lab: tests/fake_lab.c tests/fake_lab_attacks.c tests/fake_lab_atta
 	    tests/fake_lab_lock.c -lm
 
 grade: $(BUILD)/cml-grade $(BUILD)/cml-probe
-	$(BUILD)/cml-grade grade $(if $(LAB),--lab $(LAB)) $(if $(SUBMISSION),--submission $(SUBMISSION))
+	$(BUILD)/cml-grade grade $(if $(LAB),--lab '$(subst ','\'',$(LAB))') \
+	    $(if $(SUBMISSION),--submission '$(subst ','\'',$(SUBMISSION))')
 
 bench: $(BUILD)/cml-grade $(BUILD)/cml-probe
-	$(BUILD)/cml-grade bench $(if $(LAB),--lab $(LAB))
+	$(BUILD)/cml-grade bench $(if $(LAB),--lab '$(subst ','\'',$(LAB))')
 
 # Check is needed only here: ensure-check.sh installs it (as root, with apt) or says how.
 check:

@@ -31,7 +31,7 @@ int main(void)
         { "sandbox", sandbox_suite }, { "attacks", attacks_suite },
         { "variants", variants_suite }, { "sheets", sheets_suite },
         { "find", find_suite }, { "batch", batch_suite },
-        { "platforms", platforms_suite },
+        { "platforms", platforms_suite }, { "refuse", refuse_suite },
         { "calibration", calibration_suite }, { "slurm", slurm_suite },
         { "runner", runner_suite_of_tests }, { "gpu", gpu_suite } };
     int n = (int)(sizeof suites / sizeof suites[0]) - !gpu; /* gpu is last */

@@ -27,7 +27,9 @@
  *   attack_*   an attack on the sandbox before the first case, then right outputs
  *              (tests/fake_lab_attacks.c says which, tests/test_sandbox.c runs them)
  * A run with --no-output (how the grader runs the reference) behaves unless FAKE_REF_MODE
- * says otherwise. With no --case it acts as the probe: hello, device, done. */
+ * says otherwise. With no --case it acts as the probe: hello, device, done; FAKE_PROBE=nodriver
+ * or nodevice makes it say what CUDA says then (nodevice with the CUDA error, exit 3), and
+ * FAKE_PROBE_GPUS="0,1" the GPUs present (CUDA_VISIBLE_DEVICES naming another: nodevice). */
 #include <math.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -294,6 +296,31 @@ static void flood_stdout(void)
     fflush(stdout);
 }
 
+/* As the probe: the nodevice record CUDA's answer would give when FAKE_PROBE or
+ * FAKE_PROBE_GPUS says there is no usable GPU here; 1 when so. */
+static int fake_probe_refuses(void)
+{
+    const char *how = getenv("FAKE_PROBE"), *present = getenv("FAKE_PROBE_GPUS");
+    const char *want = getenv("CUDA_VISIBLE_DEVICES");
+    char list[256];
+    int visible = 1;
+    if (present && want && want[0]) {
+        snprintf(list, sizeof list, ",%s,", present);
+        char item[64];
+        snprintf(item, sizeof item, ",%.60s,", want);
+        visible = strstr(list, item) != NULL;
+    }
+    if (how && strcmp(how, "nodriver") == 0)
+        record("nodevice msg=cudaErrorInsufficientDriver: CUDA driver version is insufficient "
+               "for CUDA runtime version");
+    else if ((how && strcmp(how, "nodevice") == 0) || !visible)
+        record("nodevice msg=cudaErrorNoDevice: no CUDA-capable device is detected");
+    else
+        return 0;
+    record("done");
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--hold") == 0)
@@ -319,6 +346,8 @@ int main(int argc, char **argv)
         fake_attack(getenv("FAKE_ATTACK_ALWAYS"), ".");
     record("hello protocol=1 lab=%s", ncases ? (getenv("FAKE_LAB") ? getenv("FAKE_LAB")
                                                                    : "fake") : "probe");
+    if (!ncases && fake_probe_refuses())
+        return 3;
     record("device name=Fake_GPU cc=90 sms=132 l2=52428800 mem=84929347584 driver=13000 "
            "runtime=13000 clock_mhz=1980");
     if (ncases)

@@ -36,6 +36,7 @@ static const char NVCC[] =
     "for a; do case $a in *.cu) grep -q BROKEN \"$a\" 2>/dev/null && "
     "{ echo \"$a(3): error: expected a ';'\"; exit 1; };; esac; done\n"
     "for a; do case $a in *.cu) grep -q HANG \"$a\" 2>/dev/null && sleep 300;; esac; done\n"
+    "[ -n \"$FAKE_NVCC_SLEEP\" ] && sleep \"$FAKE_NVCC_SLEEP\"\n" /* a build of N seconds */
     "[ -n \"$FAKE_NVCC_LOG\" ] && echo \"$out\" >> \"$FAKE_NVCC_LOG\"\n"
     /* a batch's GPU lock must be free while a grading builds */
     "[ -n \"$FAKE_NVCC_LOCK\" ] && ! flock -s -n \"$FAKE_NVCC_LOCK\" true && "

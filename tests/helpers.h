@@ -57,7 +57,8 @@ int test_others_full(const cml_lab_result *r, const char *except);
 /* tests/fake_root.c: a repository in `dir` for two fake labs (01_fake: tasks 1.1 copy, 1.2
  * transpose, 1.3 gather; 02_fake: 2.1 copy, 2.2 gather) whose lab binaries are build/fake_lab:
  * grader/specs, common/, labs/, solutions/, and bin/nvcc, a fake nvcc that "compiles" by copying
- * $FAKE_LAB_BIN to its -o path (noting it in $FAKE_NVCC_LOG when set) and fails on a source
+ * $FAKE_LAB_BIN to its -o path (noting it in $FAKE_NVCC_LOG when set, after $FAKE_NVCC_SLEEP
+ * seconds when set) and fails on a source
  * containing BROKEN. Lab timeouts in seconds.
  * Sets NVCC and FAKE_LAB_BIN in the environment and unsets CML_FAKE_GPU, FAKE_MODE, FAKE_TASK
  * and FAKE_REF_MODE. */

@@ -39,6 +39,7 @@ void batch_progress_add(Suite *s); /* tests/test_batch_progress.c: the progress 
 void batch_others_add(Suite *s); /* tests/test_batch_others.c: a student against the others */
 Suite *find_suite(void);      /* tests/test_find.c: a lab's student files in any submission */
 void find_archives_add(Suite *s); /* tests/test_find_archives.c: archives graded, missing labs */
+Suite *refuse_suite(void);   /* tests/test_refuse.c: bad options refused before any work */
 Suite *calibration_suite(void); /* tests/test_calibration.c: the calibration file */
 void calibration_cli_add(Suite *s); /* tests/test_calibration_cli.c: calibrate and grade
                                        --calibration on the fake repository */

@@ -57,8 +57,9 @@ END_TEST
  * the submissions folder). Every grading of a batch protects the batch's submissions and output
  * folders like its own, so the include rule refuses it: Bob's lab 01 is a build error naming
  * the rule, Alice's builds, and a regrade from Bob's record (which names the folders) agrees.
- * Real nvcc and the real lab 01; no GPU needed. Fails when the batch does not pass those
- * folders (Bob's build then succeeds with Alice's code), or the regrade does not. */
+ * Real nvcc and the real lab 01; no GPU needed (batch --builds-only). Fails when the batch
+ * does not pass those folders (Bob's build then succeeds with Alice's code), or the regrade
+ * does not. */
 START_TEST(include_of_another_students_file_is_refused)
 {
     char cmd[12 * CML_PATH], path[CML_PATH];
@@ -71,7 +72,7 @@ START_TEST(include_of_another_students_file_is_refused)
     ck_assert_msg(system(cmd) == 0, "fixture command failed: %s", cmd);
     unsetenv("NVCC"); /* the fixture's fake nvcc reads no #include: the real one */
     const char *args[] = { "batch", "--root", repo, "--submissions", sub, "--out", out,
-                           "--lab", "01", "--gpus", "0", "--no-calibration", NULL };
+                           "--lab", "01", "--gpus", "0", "--builds-only", NULL };
     cli(args);
     cml_fmt(path, sizeof path, "%s/students/bob/summary.tsv", out);
     char *bob = cml_read_text(path, 1 << 20, NULL);

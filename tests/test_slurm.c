@@ -224,7 +224,7 @@ START_TEST(grading_array_grades_each_student_and_collect_names_the_failed_task)
     fake_root_make(root, 20, 20);
     write_class(root, subs);
     const char *plan[] = { "slurm", "--root", root, "--submissions", subs, "--out", out,
-                           "--throttle", "2", "--cpus", "1", "--time", "5", NULL };
+                           "--throttle", "2", "--cpus", "1", "--time", "5m", NULL };
     int rc = grade_cli(plan, &output);
     ck_assert_msg(rc == 0, "cml-grade slurm: exit %d\n%s", rc, output);
     free(output);

@@ -121,10 +121,12 @@ void cml_sanitize_mark(cml_lab_result *lab);
 void cml_sanitize_phase(cml_grading *g, const char *const bins[], const unsigned needed[],
                         const cml_run_opts *o);
 
-/* Write record.json, results.json, summary.tsv, feedback.md, feedback.html and junit.xml for g
- * into out_dir. The student's files (results.json, feedback.md, feedback.html, junit.xml) come
- * from cml_student_view (report.h): paths relative to the submission or the lab, none of the
- * server's folders; record.json and summary.tsv keep them. 0 on success. */
+/* Write record.json, summary.tsv, feedback.md, feedback.html and, with a GPU, results.json
+ * (Gradescope) and junit.xml for g into out_dir; without a GPU those two are removed, since a
+ * grade they would show is none. The student's files (results.json, feedback.md,
+ * feedback.html, junit.xml) come from cml_student_view (report.h): paths relative to the
+ * submission or the lab, none of the server's folders; record.json and summary.tsv keep them.
+ * 0 on success. */
 int cml_write_reports(const char *out_dir, const cml_grading *g);
 
 #endif /* CML_GRADE_H */

@@ -1,9 +1,11 @@
 /* cml-grade: the command line. `grade` grades a submission (docs/ARCHITECTURE.md, "Grading one
  * submission"); `bench` prints the reference solutions' bandwidth tables on this GPU. */
+#include "args.h"
 #include "batch.h"
 #include "build.h"
 #include "class.h"
 #include "grade.h"
+#include "help.h"
 #include "probe.h"
 #include "report.h"
 #include "run.h"
@@ -22,39 +24,6 @@
 
 #define BENCH_TIMEOUT_S 600.0
 
-static const char USAGE[] =
-    "usage: cml-grade grade [--submission DIR] [--lab NN] [--seed N] [--out DIR] [--root DIR]\n"
-    "                       [--no-color] [--keep] [--calibration FILE] [--gpu-lock FILE]\n"
-    "                       [--protect DIR]... [--student NAME]\n"
-    "       cml-grade batch --submissions DIR --out DIR [...]   (a class; batch --help)\n"
-    "       cml-grade calibrate [--out FILE] | --check FILE     (reference timings once)\n"
-    "       cml-grade slurm | collect | regrade ...             (each has --help)\n"
-    "       cml-grade bench [--lab NN] [--root DIR]\n"
-    "       cml-grade doctor   (what the sandbox enforces on this machine)\n"
-    "       cml-grade --help\n"
-    "\n"
-    "grade   build the submission's labs beside pristine harnesses, run them on this GPU, check\n"
-    "        every output on the CPU, time against the reference solution; Score: x/y last.\n"
-    "        Exit status 0 only for full marks.\n"
-    "  --submission DIR  the student's files: a labs/-shaped tree or a flat folder\n"
-    "                    (default: ROOT/labs)\n"
-    "  --lab NN          only the labs whose name starts with NN (e.g. 02)\n"
-    "  --seed N          input seed, to repeat an earlier grading (default: random)\n"
-    "  --out DIR         record.json, results.json, summary.tsv (default: ROOT/build/grade)\n"
-    "  --root DIR        the repository (default: the folder above this program's folder)\n"
-    "  --no-color        no colour even on a terminal\n"
-    "  --keep            keep build folders and outputs under OUT/work\n"
-    "  --calibration FILE  the reference's timings from `cml-grade calibrate` on this GPU\n"
-    "                    model instead of a reference run per lab\n"
-    "  --gpu-lock FILE   hold this lock while using the GPU (batch sets it)\n"
-    "  --protect DIR     other students' files (at most 2): never read by a lab run, never\n"
-    "                    #included by a build (batch passes its submissions and output)\n"
-    "  --student NAME    the student's name for the feedback and the record (batch passes\n"
-    "                    it, as submitted: UTF-8 letters kept)\n"
-    "        After every lab, compute-sanitizer checks each solved task (an error costs it its\n"
-    "        points): CML_SANITIZE_JOBS=N runs N at a time, CML_SANITIZE=off skips them.\n"
-    "bench   build the reference solutions and print their bandwidth tables on this GPU\n";
-
 typedef struct {
     const char *submission, *lab, *out, *root, *calibration, *gpu_lock, *student;
     const char *protect[CML_MAX_OTHERS];
@@ -63,15 +32,16 @@ typedef struct {
     int have_seed, no_color, keep;
 } cli;
 
-static int usage_error(const char *fmt, const char *what)
+/* One line on stderr (what is wrong, what to do), for the command cmd; exit status 2. */
+static int usage_error(const char *cmd, const char *fmt, const char *what)
 {
-    fprintf(stderr, "cml-grade: ");
-    fprintf(stderr, fmt, what);
-    fprintf(stderr, "\n(cml-grade --help lists the commands and options)\n");
-    return 2;
+    char line[1024];
+    snprintf(line, sizeof line, fmt, what);
+    return cml_arg_refuse(cmd, line);
 }
 
-/* Parse the options after the command; 0, or the exit status of a usage error. */
+/* Parse the options after the command; 0, -1 after --help, or the exit status of a usage
+ * error. */
 static int parse_options(int argc, char **argv, int bench, cli *c)
 {
     static const struct option grade_opts[] = {
@@ -82,11 +52,12 @@ static int parse_options(int argc, char **argv, int bench, cli *c)
         { 0, 0, 0, 0 } };
     static const struct option bench_opts[] = {
         { "lab", 1, 0, 'l' }, { "root", 1, 0, 'r' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+    const char *cmd = bench ? "bench" : "grade";
+    char err[1024];
     int ch;
     opterr = 0;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "+", bench ? bench_opts : grade_opts, NULL)) != -1) {
-        char *end;
         switch (ch) {
         case 's': c->submission = optarg; break;
         case 'l': c->lab = optarg; break;
@@ -99,24 +70,39 @@ static int parse_options(int argc, char **argv, int bench, cli *c)
         case 'N': c->student = optarg; break;
         case 'p':
             if (c->nprotect == CML_MAX_OTHERS)
-                return usage_error("--protect is given at most twice ('%s' is one more)", optarg);
+                return usage_error(cmd, "--protect is given at most twice ('%s' is one more)",
+                                   optarg);
             c->protect[c->nprotect++] = optarg;
             break;
-        case 'h': fputs(USAGE, stdout); return -1;
+        case 'h': cml_help_print(cmd); return -1;
         case 'S':
-            errno = 0;
-            c->seed = strtoull(optarg, &end, 0);
-            if (errno || *end || !*optarg || optarg[0] == '-')
-                return usage_error("--seed takes a non-negative integer, not '%s'", optarg);
+            if (cml_arg_u64("--seed", optarg, &c->seed, err, sizeof err) < 0)
+                return cml_arg_refuse(cmd, err);
             c->have_seed = 1;
             break;
         default:
-            return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
+            return usage_error(cmd, "unknown or incomplete option '%s': see its --help",
+                               argv[optind - 1]);
         }
     }
     if (optind < argc)
-        return usage_error("unexpected argument '%s'", argv[optind]);
+        return usage_error(cmd, "unexpected argument '%s': see its --help", argv[optind]);
     return 0;
+}
+
+/* Every path option checked before anything is read or written (args.h); 0, or 2 after its
+ * one-line refusal. --protect is not: a regrade passes folders that may be gone since, and a
+ * folder that is not there needs no protecting. */
+static int check_paths(const char *cmd, const cli *c)
+{
+    char err[1024];
+    int bad = (c->root && cml_arg_dir("--root", c->root, err, sizeof err) < 0) ||
+              (c->submission && cml_arg_submission("--submission", c->submission, err,
+                                                   sizeof err) < 0) ||
+              (c->out && cml_arg_out("--out", c->out, err, sizeof err) < 0) ||
+              (c->calibration && cml_arg_file("--calibration", c->calibration, err,
+                                              sizeof err) < 0);
+    return bad ? cml_arg_refuse(cmd, err) : 0;
 }
 
 /* The terminal report, with the grader's own timing line just before `Score: x/y`. */
@@ -144,28 +130,28 @@ static void print_report(const cml_grading *g, int color, const char *timing)
     free(text);
 }
 
-/* Default paths from the repository root. */
-static int resolve_paths(cli *c, char *root, char *sub, char *out)
+/* Default paths from the repository root, then every path checked (check_paths). */
+static int resolve_paths(const char *cmd, cli *c, char *root, char *sub, char *out)
 {
     char err[512];
     if (c->root)
         snprintf(root, CML_PATH, "%s", c->root);
     else if (cml_find_root(root, CML_PATH, err, sizeof err) < 0)
-        return usage_error("%s", err);
+        return usage_error(cmd, "%s", err);
     if (cml_fmt(sub, CML_PATH, "%s/labs", root) < 0 ||
         cml_fmt(out, CML_PATH, "%s/build/grade", root) < 0)
-        return usage_error("repository path too long: %s", root);
+        return usage_error(cmd, "repository path too long: %s", root);
     c->root = root;
     if (!c->submission) c->submission = sub;
     if (!c->out) c->out = out;
-    return 0;
+    return check_paths(cmd, c);
 }
 
 /* `cml-grade grade`. */
 static int cmd_grade(cli *c)
 {
     char root[CML_PATH], sub[CML_PATH], out[CML_PATH], err[1024], timing[160];
-    int rc = resolve_paths(c, root, sub, out);
+    int rc = resolve_paths("grade", c, root, sub, out);
     if (rc)
         return rc;
     cml_lab_spec *specs = calloc(CML_MAX_LABS, sizeof *specs);
@@ -176,8 +162,7 @@ static int cmd_grade(cli *c)
                          c->keep, stderr, NULL, NULL, c->calibration, c->gpu_lock,
                          { c->protect[0], c->protect[1] }, c->student };
     if (n <= 0 || cml_grade(&o, specs, n, g, &build_s, err, sizeof err) < 0) {
-        fprintf(stderr, "cml-grade: %s\n", err);
-        rc = 2;
+        rc = cml_arg_refuse("grade", err);
     } else {
         double gpu_s, waited_s;
         cml_gpu_hold_times(&gpu_s, &waited_s);
@@ -190,6 +175,10 @@ static int cmd_grade(cli *c)
         print_report(g, !c->no_color && isatty(1) && !getenv("NO_COLOR"), timing);
         int full = g->have_gpu && g->max_score > 0 && g->score >= g->max_score - 1e-9;
         rc = full ? 0 : 1;
+        if (!g->have_gpu) /* not a score of 0: nothing was graded (exit 2, not 1) */
+            rc = usage_error("grade", "no GPU: only the builds were checked, nothing was "
+                             "graded (%s); grade on a machine with a usable NVIDIA GPU",
+                             g->no_gpu_reason);
         cml_grading_free(g);
     }
     free(specs);
@@ -235,7 +224,7 @@ static int bench_lab(const char *root, const cml_lab_spec *spec, int cc)
 static int cmd_bench(cli *c)
 {
     char root[CML_PATH], sub[CML_PATH], out[CML_PATH], err[1024], cache[CML_PATH];
-    int rc = resolve_paths(c, root, sub, out);
+    int rc = resolve_paths("bench", c, root, sub, out);
     if (rc)
         return rc;
     cml_lab_spec *specs = calloc(CML_MAX_LABS, sizeof *specs);
@@ -291,15 +280,19 @@ static int cmd_doctor(void)
 int main(int argc, char **argv)
 {
     cli c = { 0 };
-    if (argc < 2)
-        return usage_error("%s", "no command given: use grade or bench");
+    if (argc < 2) { /* the list of commands, as a usage error */
+        cml_help_overview(stderr);
+        return CML_EXIT_USAGE;
+    }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
-        fputs(USAGE, stdout);
+        cml_help_overview(stdout);
         return 0;
     }
     if (strcmp(argv[1], "doctor") == 0) /* what the sandbox enforces on this machine */
-        return cmd_doctor();
+        return argc == 2 ? cmd_doctor() : argc == 3 && strcmp(argv[2], "--help") == 0
+               ? cml_help_print("doctor") : usage_error("doctor", "unexpected argument '%s': "
+                                                        "doctor takes none", argv[2]);
     static const struct { const char *name; int (*fn)(int, char **); } class_cmds[] = {
         { "calibrate", cml_cmd_calibrate }, { "batch", cml_cmd_batch },
         { "slurm", cml_cmd_slurm }, { "collect", cml_cmd_collect },
@@ -311,7 +304,8 @@ int main(int argc, char **argv)
         }
     int bench = strcmp(argv[1], "bench") == 0;
     if (!bench && strcmp(argv[1], "grade") != 0)
-        return usage_error("unknown command '%s': use grade or bench", argv[1]);
+        return usage_error(NULL, "unknown command '%s': `cml-grade --help` lists "
+                           "the commands", argv[1]);
     int rc = parse_options(argc - 1, argv + 1, bench, &c);
     if (rc)
         return rc < 0 ? 0 : rc;

@@ -113,6 +113,42 @@ static int probe_binary(const char *root, const char *cache_dir, char *bin, size
     return rc;
 }
 
+/* The first NVIDIA device file that exists but this user may not open, or NULL. */
+static const char *denied_device(void)
+{
+    static const char *const dev[] = { "/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia0" };
+    for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
+        if (access(dev[i], F_OK) == 0 && access(dev[i], R_OK | W_OK) != 0)
+            return dev[i];
+    return NULL;
+}
+
+/* The probe's "cudaErrorX: CUDA's words" as the reason a person can act on: CUDA says "driver
+ * version is insufficient" where no driver is installed at all. The error's name stays, in
+ * brackets, for whoever searches for it. */
+static void plain_reason(const char *msg, char *out, size_t len)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(msg, ":"), msg);
+    const char *denied = denied_device();
+    int driver = access("/dev/nvidiactl", F_OK) == 0;
+    if (denied)
+        snprintf(out, len, "no permission to use %s (%s): ask the machine's administrator to "
+                 "give this user access (ls -l %s shows its group)", denied, name, denied);
+    else if (!strcmp(name, "cudaErrorInsufficientDriver"))
+        snprintf(out, len, driver ? "the NVIDIA driver is older than this CUDA needs (%s): "
+                 "update the driver" : "no NVIDIA driver on this machine (%s): use a machine "
+                 "with an NVIDIA GPU and its driver", name);
+    else if (!strcmp(name, "cudaErrorNoDevice"))
+        snprintf(out, len, "no GPU visible (%s): this machine has none, or "
+                 "CUDA_VISIBLE_DEVICES hides it", name);
+    else if (!strcmp(name, "cudaErrorDevicesUnavailable"))
+        snprintf(out, len, "the GPU is busy (%s): it is in an exclusive compute mode and "
+                 "another process holds it", name);
+    else
+        snprintf(out, len, "%s", msg);
+}
+
 /* Run the probe and read its records into p. */
 static void run_probe(const char *bin, const char *cache_dir, cml_probe_result *p)
 {
@@ -139,7 +175,7 @@ static void run_probe(const char *bin, const char *cache_dir, cml_probe_result *
     cml_proc_describe(&r, CML_PROBE_TIMEOUT_S, how, sizeof how);
     cml_proc_tail(&r, 120, tail, sizeof tail);
     if (p->rec.nodevice)
-        snprintf(p->reason, sizeof p->reason, "%s", p->rec.nodevice_msg);
+        plain_reason(p->rec.nodevice_msg, p->reason, sizeof p->reason);
     else if (p->rec.cc > 0)
         p->have_gpu = 1;
     else

@@ -14,8 +14,10 @@ typedef struct {
 } cml_probe_result;
 
 /* Fill p: have_gpu and the device's records, or the reason there is none (the probe's
- * nodevice message, how it crashed, or that nvcc is missing). $CML_FAKE_GPU=0 forces "no
- * GPU" without building anything. The probe binary is root/build/cml-probe (`make all`) while
+ * nodevice message in plain words, e.g. "no NVIDIA driver on this machine
+ * (cudaErrorInsufficientDriver): ...", "no GPU visible (cudaErrorNoDevice): ...", "no
+ * permission to use /dev/nvidiactl ..."; how it crashed; or that nvcc is missing).
+ * $CML_FAKE_GPU=0 forces "no GPU" without building anything. The probe binary is root/build/cml-probe (`make all`) while
  * no file of root/common is newer, else built once into cache_dir. */
 void cml_probe(const char *root, const char *cache_dir, cml_probe_result *p);
 

@@ -9,7 +9,9 @@
  *   OUT/canvas-assignment        the Canvas gradebook column (batch --canvas-assignment)
  *   OUT/students/NAME/           the grading's reports, grade.log, and `status` last
  *   OUT/gradebook.csv, .md       written by collect (and at the end of batch)
- * A student is done when students/NAME/status exists: one line
+ * A student is done when students/NAME/status exists, unless its state is timeout (the
+ * batch's own --timeout stopped it: the next run of the batch grades it again) or builds-only
+ * (a --builds-only batch: the next batch that grades grades it). One line
  * "state<TAB>score<TAB>max<TAB>seconds<TAB>gpu<TAB>calibration<TAB>why". */
 #ifndef CML_BATCH_H
 #define CML_BATCH_H
@@ -53,7 +55,7 @@ void cml_plan_free(cml_plan *p);
 
 /* A finished student's status line, parsed; 0 when out/students/NAME/status exists. */
 typedef struct {
-    char state[32];      /* graded, error, killed, timeout, unusable */
+    char state[32];      /* graded, error, killed, timeout, unusable, builds-only */
     double score, max, seconds;
     int gpu;
     char calibration[32], why[512];

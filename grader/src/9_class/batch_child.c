@@ -2,6 +2,7 @@
  * student, on one GPU, its output in the student's grade.log; and how it ended, as a status.
  * A separate process per student is what keeps a hostile submission's damage to its own
  * grade: it can crash, hang or exhaust only that process, which the batch kills by group. */
+#include "args.h"
 #include "batch_child.h"
 #include "util.h"
 
@@ -91,9 +92,12 @@ void cml_child_status(int wstatus, int timed_out, const char *log_path, double t
     if (log)
         last_line(log, tail, sizeof tail);
     if (timed_out) {
+        char limit[32];
+        cml_duration_text(timeout_s, limit, sizeof limit);
         snprintf(s->state, sizeof s->state, "timeout");
-        snprintf(s->why, sizeof s->why, "the grading took more than the batch's %.0f s limit "
-                 "and was killed", timeout_s);
+        snprintf(s->why, sizeof s->why, "stopped by the batch's time limit (--timeout %s): "
+                 "run the same batch command again to grade it again (with a longer "
+                 "--timeout if it keeps happening)", limit);
     } else if (WIFSIGNALED(wstatus)) {
         snprintf(s->state, sizeof s->state, "killed");
         snprintf(s->why, sizeof s->why, "the grading process was killed by signal %d (%s)",

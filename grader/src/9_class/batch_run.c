@@ -1,5 +1,6 @@
 /* The batch's scheduler (batch_run.h): up to per_gpu gradings per GPU, reaped as they end,
  * each student's status written at once; progress; the gradebook at the end. */
+#include "args.h"
 #include "batch_run.h"
 #include "batch_child.h"
 #include "util.h"
@@ -41,6 +42,28 @@ void cml_batch_grade_args(const cml_batch *b, int i, int g, char *store[], char 
     store[a] = NULL;
 }
 
+/* Whether a student with status st is graded (again) by this run: one without a status, or
+ * whose status is no grade that a rerun could change: stopped by the batch's own --timeout,
+ * or only built (--builds-only) when this run grades. */
+static int to_grade(const cml_batch *b, const char *name)
+{
+    cml_student_status st;
+    return cml_status_read(b->out_abs, name, &st) < 0 || strcmp(st.state, "timeout") == 0 ||
+           (!b->builds_only && strcmp(st.state, "builds-only") == 0);
+}
+
+/* A grading of a --builds-only batch: its builds were checked, nothing graded (unless the
+ * batch stopped it or it died: that stays). */
+static void builds_only(const cml_batch *b, cml_student_status *st)
+{
+    if (!b->builds_only || strcmp(st->state, "timeout") == 0 || strcmp(st->state, "killed") == 0)
+        return;
+    snprintf(st->state, sizeof st->state, "builds-only");
+    snprintf(st->why, sizeof st->why, "only the builds were checked (batch --builds-only): "
+             "run the same batch without it on a GPU machine to grade");
+    st->score = 0;
+}
+
 /* Start entry i on GPU g in slot s. */
 static void start(cml_batch *b, int g, cml_slot *s, int i)
 {
@@ -74,6 +97,7 @@ static void finish(cml_batch *b, int g, cml_slot *s, int wstatus)
     }
     cml_fmt(log, sizeof log, "%s/students/%s/grade.log", b->out_abs, e->name);
     cml_child_status(wstatus, s->timed_out, log, b->timeout_s, &st);
+    builds_only(b, &st);
     st.seconds = cml_now() - s->t0;
     st.gpu = atoi(b->gpu[g]);
     if (s->used_cal)
@@ -149,7 +173,7 @@ int cml_batch_all(cml_batch *b)
     for (int i = 0; b->queue && b->graded_on && i < b->plan.n; i++) {
         cml_student_status st = { 0 };
         b->graded_on[i] = -1;
-        if (cml_status_read(b->out_abs, b->plan.e[i].name, &st) == 0)
+        if (!to_grade(b, b->plan.e[i].name))
             continue;
         if (b->plan.e[i].unusable[0]) { /* nothing to grade: say why, once */
             snprintf(st.state, sizeof st.state, "unusable");
@@ -160,8 +184,10 @@ int cml_batch_all(cml_batch *b)
         b->queue[b->nqueue++] = i;
     }
     cml_progress_init(&b->progress, stderr, b->plan.n, b->plan.n - b->nqueue, cml_now());
-    snprintf(err, sizeof err, "batch: %d submission(s), %d to grade, on %d GPU(s) x %d",
-             b->plan.n, b->nqueue, b->ngpus, b->per_gpu);
+    char limit[32];
+    cml_duration_text(b->timeout_s, limit, sizeof limit);
+    snprintf(err, sizeof err, "batch: %d submission(s), %d to grade, on %d GPU(s) x %d, at "
+             "most %s each", b->plan.n, b->nqueue, b->ngpus, b->per_gpu, limit);
     cml_progress_note(&b->progress, err);
     if (b->nqueue > 0)
         cml_batch_calibrate(b);
@@ -199,7 +225,7 @@ int cml_batch_one(cml_batch *b)
         return 2;
     }
     const cml_plan_entry *e = &b->plan.e[b->index];
-    if (cml_status_read(b->out_abs, e->name, &st) == 0) {
+    if (!to_grade(b, e->name) && cml_status_read(b->out_abs, e->name, &st) == 0) {
         fprintf(stderr, "%s: already %s\n", e->name, st.state);
         return strcmp(st.state, "graded") == 0 ? 0 : 1;
     }
@@ -215,6 +241,7 @@ int cml_batch_one(cml_batch *b)
         double t0 = cml_now();
         int ws = cml_mkdirs(dir) == 0 ? cml_child_run(args, "", log) : -1;
         cml_child_status(ws >= 0 ? ws : 2 << 8, 0, log, b->timeout_s, &st);
+        builds_only(b, &st);
         st.seconds = cml_now() - t0;
     }
     const char *gpu = getenv("CUDA_VISIBLE_DEVICES"); /* the one Slurm gave this task */

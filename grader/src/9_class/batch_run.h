@@ -25,6 +25,7 @@ typedef struct {
     int per_gpu, check_every, no_calibration, index;
     int platform;                  /* cml_platform (platform.h), -1 for an unknown name */
     const char *canvas_assignment; /* the Canvas gradebook column, NULL: the default */
+    int builds_only;     /* --builds-only: no GPU wanted; every student ends `builds-only` */
     double timeout_s;
     /* state */
     char out_abs[4096], cal_path[4096];
@@ -39,7 +40,8 @@ typedef struct {
     cml_progress progress;
 } cml_batch;
 
-/* batch_run.c: every student without a status, on every GPU; the gradebook last. The exit
+/* batch_run.c: every student without a status, or whose status is timeout (stopped by the
+ * batch's own --timeout, which is no grade), on every GPU; the gradebook last. The exit
  * status: 0 when every student was graded (whatever their scores), 1 otherwise. */
 int cml_batch_all(cml_batch *b);
 /* batch_run.c: plan entry b->index alone, in the foreground (a Slurm array task). 0 when it

@@ -1,10 +1,12 @@
 /* `cml-grade calibrate`: measure the reference solution's timed runs on this GPU once and
  * write them to a calibration file; with --check, measure some labs again and say whether
  * this GPU still times them as the file does (a batch's drift check). */
+#include "args.h"
 #include "calibration.h"
 #include "class.h"
 #include "build.h"
 #include "grade.h"
+#include "help.h"
 #include "probe.h"
 #include "records.h"
 #include "stage.h"
@@ -14,6 +16,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #define CAL_SEED 1             /* inputs do not change a reference's time; fixed for repeats */
@@ -153,6 +156,7 @@ static int parse(int argc, char **argv, cal_cli *c)
         { "root", 1, 0, 'r' }, { "tolerance", 1, 0, 't' }, { "gpu-lock", 1, 0, 'g' },
         { "help", 0, 0, 'h' },
         { 0, 0, 0, 0 } };
+    char err[1024];
     int ch;
     c->tol = CHECK_TOLERANCE;
     opterr = 0;
@@ -167,25 +171,29 @@ static int parse(int argc, char **argv, cal_cli *c)
             if (c->nlabs < CML_MAX_LABS)
                 c->labs[c->nlabs++] = optarg;
             break;
-        case 't': c->tol = atof(optarg); break;
-        case 'h':
-            puts("usage: cml-grade calibrate [--out FILE] [--lab NN]... [--root DIR]\n"
-                 "       cml-grade calibrate --check FILE [--lab NN]... [--tolerance 0.06]\n"
-                 "                           [--gpu-lock FILE]\n"
-                 "Measures the reference solution's timed runs on this GPU (default file:\n"
-                 "ROOT/build/calibration/<gpu>.cal). --check measures the labs again (default\n"
-                 "01 and 06) and exits 3 when a lab's time moved by more than the tolerance.");
-            return -1;
+        case 't':
+            if (cml_arg_real("--tolerance", optarg, 0, 1, &c->tol, err, sizeof err) < 0)
+                return cml_arg_refuse("calibrate", err);
+            break;
+        case 'h': return cml_help_print("calibrate"), -1;
         default:
-            fprintf(stderr, "cml-grade calibrate: unknown or incomplete option '%s'\n",
-                    argv[optind - 1]);
-            return 2;
+            snprintf(err, sizeof err, "unknown or incomplete option '%s': see calibrate "
+                     "--help", argv[optind - 1]);
+            return cml_arg_refuse("calibrate", err);
         }
     }
-    if (c->tol <= 0 || c->tol > 1) {
-        fprintf(stderr, "cml-grade calibrate: --tolerance takes a fraction in (0, 1]\n");
-        return 2;
+    if (optind < argc) {
+        snprintf(err, sizeof err, "unexpected argument '%s': see calibrate --help",
+                 argv[optind]);
+        return cml_arg_refuse("calibrate", err);
     }
+    struct stat st; /* --out names a file: a folder there cannot be written over */
+    if ((c->root && cml_arg_dir("--root", c->root, err, sizeof err) < 0) ||
+        (c->check && cml_arg_file("--check", c->check, err, sizeof err) < 0) ||
+        (c->out && stat(c->out, &st) == 0 && S_ISDIR(st.st_mode) &&
+         snprintf(err, sizeof err, "--out '%s' is a folder: give the calibration file's name",
+                  c->out) > 0))
+        return cml_arg_refuse("calibrate", err);
     if (!c->check && !c->out)
         c->out = ""; /* the default, named once the GPU is known */
     return 0;
@@ -233,7 +241,7 @@ static int probe_gpu(const char *root, cml_calibration *cal)
     if (p)
         cml_probe(root, cache, p);
     if (!p || !p->have_gpu) {
-        fprintf(stderr, "cml-grade calibrate: no GPU found (%s): nothing to measure\n",
+        fprintf(stderr, "cml-grade calibrate: no usable GPU: %s; nothing was measured\n",
                 p ? p->reason : "out of memory");
         free(p);
         return 2;

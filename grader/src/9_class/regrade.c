@@ -1,9 +1,11 @@
 /* `cml-grade regrade`: grade one student again from their record (same submission, same seed,
  * so the same drawn cases and inputs; the same calibration when its file is still there) and
  * say, task by task, whether anything differs from the first grading. */
+#include "args.h"
 #include "batch_child.h"
 #include "class.h"
 #include "cml.h"
+#include "help.h"
 #include "util.h"
 
 #include <errno.h>
@@ -84,23 +86,27 @@ int cml_cmd_regrade(int argc, char **argv)
         }
         *opt = argv[i + 1];
     }
-    if (!dir || argc % 2 == 0) {
-        fprintf(stderr, "usage: cml-grade regrade --student DIR [--out DIR2] [--root REPO]\n"
-                "DIR holds a grading's record.json and summary.tsv (a batch's "
-                "OUT/students/NAME); the new grading goes to DIR2 (default DIR/regrade)\n");
-        return argc == 2 && strcmp(argv[1], "--help") == 0 ? 0 : 2;
-    }
+    if (argc == 2 && strcmp(argv[1], "--help") == 0)
+        return cml_help_print("regrade");
+    if (!dir || argc % 2 == 0)
+        return cml_arg_refuse("regrade", "needs --student DIR (a grading's folder), and only "
+                              "--out DIR2 and --root REPO besides: see regrade --help");
     char rec[CML_PATH], sub[CML_PATH], seed[32], cal[CML_PATH], out[CML_PATH], who[256];
     char others[CML_MAX_OTHERS][CML_PATH];
-    char log[CML_PATH], old_sum[CML_PATH], new_sum[CML_PATH];
+    char log[CML_PATH], old_sum[CML_PATH], new_sum[CML_PATH], err[1024];
     cml_fmt(rec, sizeof rec, "%s/record.json", dir);
+    if (cml_arg_dir("--student", dir, err, sizeof err) < 0 ||
+        cml_arg_file("--student's record.json", rec, err, sizeof err) < 0 ||
+        (to && cml_arg_out("--out", to, err, sizeof err) < 0) ||
+        (root && cml_arg_dir("--root", root, err, sizeof err) < 0))
+        return cml_arg_refuse("regrade", err);
     char *json = cml_read_text(rec, 64u << 20, NULL);
     if (!json || record_string(json, "submission", sub, sizeof sub) < 0 ||
         record_string(json, "seed_string", seed, sizeof seed) < 0) {
-        fprintf(stderr, "cml-grade regrade: %s: %s\n", rec, json ? "no submission or seed in "
-                "it: is it a cml-grade record?" : strerror(errno));
+        snprintf(err, sizeof err, "%.800s: %s", rec, json ? "no submission or seed in it: is it "
+                 "a cml-grade record?" : strerror(errno));
         free(json);
-        return 2;
+        return cml_arg_refuse("regrade", err);
     }
     for (int i = 0; i < CML_MAX_OTHERS; i++) { /* the folders the first grading protected */
         char key[16];

@@ -2,9 +2,11 @@
  * GPU (`--gres=gpu:1`, at most --throttle at once), each task running `cml-grade batch
  * --index $SLURM_ARRAY_TASK_ID`; and `cml-grade collect`, which merges every task's status
  * into the gradebook once the array is done (or at any time, saying who is missing). */
+#include "args.h"
 #include "batch.h"
 #include "class.h"
 #include "cml.h"
+#include "help.h"
 #include "technique.h"
 #include "util.h"
 
@@ -73,6 +75,19 @@ static int submit(const char *script)
     return ok ? 0 : 1;
 }
 
+/* A number option into *v within [min, max]; 0, or 2 after the refusal. */
+static int number(const char *opt, long min, long max, int *v)
+{
+    char err[512];
+    long x;
+    if (cml_arg_int(opt, optarg, min, max, &x, err, sizeof err) < 0)
+        return cml_arg_refuse("slurm", err);
+    *v = (int)x;
+    return 0;
+}
+
+/* Options into c, every one checked before anything is written; 0, -1 for --help, or a
+ * usage exit status. */
 static int parse(int argc, char **argv, slurm_cli *c)
 {
     static const struct option opts[] = {
@@ -80,40 +95,54 @@ static int parse(int argc, char **argv, slurm_cli *c)
         { "lab", 1, 0, 'l' }, { "partition", 1, 0, 'p' }, { "time", 1, 0, 't' },
         { "cpus", 1, 0, 'c' }, { "calibration", 1, 0, 'C' }, { "submit", 0, 0, 'S' },
         { "root", 1, 0, 'r' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
-    int ch;
+    char err[1024];
+    double limit_s;
+    int ch, rc = 0;
     *c = (slurm_cli){ .throttle = 4, .minutes = 30, .cpus = 8 };
     opterr = 0;
     optind = 1;
-    while ((ch = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+    while (rc == 0 && (ch = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
         switch (ch) {
         case 's': c->submissions = optarg; break;
         case 'o': c->out = optarg; break;
-        case 'k': c->throttle = atoi(optarg); break;
+        case 'k': rc = number("--throttle", 1, 1000, &c->throttle); break;
         case 'l': c->lab = optarg; break;
         case 'p': c->partition = optarg; break;
-        case 't': c->minutes = atoi(optarg); break;
-        case 'c': c->cpus = atoi(optarg); break;
+        case 't': /* Slurm counts whole minutes: round up */
+            if (optarg[0] && strspn(optarg, "0123456789") == strlen(optarg)) {
+                /* a bare number meant minutes here once (as in Slurm), seconds elsewhere */
+                snprintf(err, sizeof err, "--time '%.40s' has no unit: write %sm for minutes "
+                         "or %ss for seconds", optarg, optarg, optarg);
+                rc = cml_arg_refuse("slurm", err);
+            } else if (cml_arg_duration("--time", optarg, &limit_s, err, sizeof err) < 0) {
+                rc = cml_arg_refuse("slurm", err);
+            }
+            c->minutes = rc ? 0 : (int)((limit_s + 59) / 60);
+            break;
+        case 'c': rc = number("--cpus", 1, 1024, &c->cpus); break;
         case 'C': c->calibration = optarg; break;
         case 'S': c->submit = 1; break;
         case 'r': c->root = optarg; break;
-        case 'h':
-            puts("usage: cml-grade slurm --submissions DIR --out DIR [--throttle 4] [--lab NN]\n"
-                 "                       [--partition P] [--time MIN] [--cpus 8]\n"
-                 "                       [--calibration FILE] [--root DIR] [--submit]\n"
-                 "Writes OUT/grade-array.sbatch (a job array, one student per task, one GPU\n"
-                 "each); --submit hands it to sbatch. Then: cml-grade collect --out DIR.");
-            return -1;
+        case 'h': return cml_help_print("slurm"), -1;
         default:
-            fprintf(stderr, "cml-grade slurm: unknown or incomplete option '%s'\n",
-                    argv[optind - 1]);
-            return 2;
+            snprintf(err, sizeof err, "unknown or incomplete option '%s': see slurm --help",
+                     argv[optind - 1]);
+            return cml_arg_refuse("slurm", err);
         }
     }
-    if (!c->submissions || !c->out || c->throttle < 1 || c->minutes < 1 || c->cpus < 1) {
-        fprintf(stderr, "cml-grade slurm: needs --submissions and --out (see --help)\n");
-        return 2;
-    }
-    return 0;
+    if (rc)
+        return rc;
+    if (optind < argc || !c->submissions || !c->out)
+        return cml_arg_refuse("slurm", "needs --submissions DIR and --out DIR, and nothing "
+                              "else: see slurm --help");
+    int bad = cml_arg_dir("--submissions", c->submissions, err, sizeof err) < 0 ||
+              cml_arg_out("--out", c->out, err, sizeof err) < 0 ||
+              cml_arg_apart("--out", c->out, "--submissions", c->submissions, err,
+                            sizeof err) < 0 ||
+              (c->root && cml_arg_dir("--root", c->root, err, sizeof err) < 0) ||
+              (c->calibration && cml_arg_file("--calibration", c->calibration, err,
+                                              sizeof err) < 0);
+    return bad ? cml_arg_refuse("slurm", err) : 0;
 }
 
 /* Contract in class.h. */
@@ -151,14 +180,14 @@ int cml_cmd_collect(int argc, char **argv)
 {
     cml_plan p;
     char err[1024];
-    if (argc != 3 || strcmp(argv[1], "--out") != 0) {
-        fprintf(stderr, "usage: cml-grade collect --out DIR   (a batch's or slurm's --out)\n");
-        return argc == 2 && strcmp(argv[1], "--help") == 0 ? 0 : 2;
-    }
-    if (cml_plan_load(argv[2], &p, err, sizeof err) < 0) {
-        fprintf(stderr, "cml-grade collect: %s\n", err);
-        return 2;
-    }
+    if (argc == 2 && strcmp(argv[1], "--help") == 0)
+        return cml_help_print("collect");
+    if (argc != 3 || strcmp(argv[1], "--out") != 0)
+        return cml_arg_refuse("collect", "needs --out DIR (a batch's or slurm's --out) and "
+                              "nothing else");
+    if (cml_arg_dir("--out", argv[2], err, sizeof err) < 0 ||
+        cml_plan_load(argv[2], &p, err, sizeof err) < 0)
+        return cml_arg_refuse("collect", err);
     int missing = cml_collect(argv[2], &p, err, sizeof err);
     if (missing < 0)
         fprintf(stderr, "cml-grade collect: %s\n", err);
