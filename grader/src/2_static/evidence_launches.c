@@ -61,19 +61,18 @@ static int kernel_symbol(const lr_object *o, const char *target)
 }
 
 /* What a launch refers to: the symbol itself, or for a section symbol (".bss+0xc", how the
- * assembler names file-local data and functions) the function or data there (PC-relative
- * addends point 4 bytes before). NULL when there is none. */
+ * assembler names file-local data and functions) the function there, or the data that starts
+ * exactly 4 bytes on (a RIP-relative load or `lea` of it: `lea handle(%rip)` is addend -4).
+ * Only a start counts: `cmpb $0, guard(%rip)` (addend -5) would otherwise land inside the
+ * object before it, perhaps another kernel's stub data. NULL when there is none. */
 static const char *launch_target(const lr_object *o, const lr_reloc *r)
 {
     if (r->target[0] != '.')
         return r->target;
-    for (int64_t k = 0; k <= 4; k += 4) {
-        const lr_func *f = lr_func_at(o, r->target, (uint64_t)(r->addend + k));
-        f = f ? f : lr_data_at(o, r->target, (uint64_t)(r->addend + k));
-        if (f)
-            return f->name;
-    }
-    return NULL;
+    const lr_func *f = lr_func_at(o, r->target, (uint64_t)r->addend);
+    f = f ? f : lr_func_at(o, r->target, (uint64_t)(r->addend + 4));
+    f = f ? f : lr_data_at(o, r->target, (uint64_t)(r->addend + 4));
+    return f ? f->name : NULL;
 }
 
 /* ev/<file>.symbols: "T name" for each function the object defines strongly, "U name" for

@@ -214,8 +214,7 @@ const lr_func *lr_data_at(const lr_object *o, const char *section, uint64_t offs
 {
     for (int i = 0; i < o->ndatas; i++) {
         const lr_func *d = &o->datas[i];
-        if (strcmp(d->section, section) == 0 && offset >= d->value &&
-            offset < d->value + (d->size ? d->size : 1))
+        if (strcmp(d->section, section) == 0 && offset == d->value)
             return d;
     }
     return NULL;

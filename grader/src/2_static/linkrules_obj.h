@@ -52,7 +52,7 @@ int lr_references(const lr_object *o, const char *name);
 /* The function of o whose code holds section+offset; NULL when none does. */
 const lr_func *lr_func_at(const lr_object *o, const char *section, uint64_t offset);
 
-/* The data symbol of o whose bytes hold section+offset; NULL when none does. */
+/* The data symbol of o that starts exactly at section+offset; NULL when none does. */
 const lr_func *lr_data_at(const lr_object *o, const char *section, uint64_t offset);
 
 /* objdump -d: whether the line of length len is a function's header ("0000... <name>:"); its
