@@ -22,7 +22,7 @@ int main(void)
                                        pipeline_suite, build_suite, technique_suite,
                                        sanitize_suite,
                                        planted_suite, link_suite, sandbox_suite, attacks_suite,
-                                       variants_suite, sheets_suite, batch_suite,
+                                       variants_suite, honest_suite, sheets_suite, batch_suite,
                                        calibration_suite,
                                        slurm_suite };
     SRunner *sr = srunner_create(NULL);
