@@ -29,7 +29,7 @@ int main(void)
         { "build", build_suite }, { "technique", technique_suite },
         { "sanitize", sanitize_suite }, { "planted", planted_suite }, { "link", link_suite },
         { "sandbox", sandbox_suite }, { "attacks", attacks_suite },
-        { "variants", variants_suite }, { "sheets", sheets_suite },
+        { "variants", variants_suite }, { "honest", honest_suite }, { "sheets", sheets_suite },
         { "find", find_suite }, { "batch", batch_suite },
         { "platforms", platforms_suite }, { "refuse", refuse_suite },
         { "calibration", calibration_suite }, { "slurm", slurm_suite },

@@ -29,6 +29,7 @@ Suite *sandbox_suite(void);   /* tests/test_sandbox.c: attacks on the sandbox, a
 Suite *variants_suite(void);  /* tests/test_variants.c: static checks on real variant builds */
 void variants_planted_add(TCase *tc); /* tests/test_variants_planted.c: the planted corpus's
                                          static checks, added to the variants suite */
+Suite *honest_suite(void);    /* tests/test_honest.c: the honest corpus built by the grader */
 Suite *attacks_suite(void);   /* tests/test_attacks.c: the attack corpus built without a GPU */
 Suite *sheets_suite(void);    /* tests/test_sheets.c: each EXERCISE.md's points are its spec's */
 void sheets_rules_add(Suite *s); /* tests/test_sheets_rules.c: the rules page, in sheets */
