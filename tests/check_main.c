@@ -23,7 +23,7 @@ int main(void)
                                        sanitize_suite,
                                        planted_suite, link_suite, sandbox_suite, attacks_suite,
                                        variants_suite, sheets_suite, batch_suite,
-                                       calibration_suite,
+                                       calibration_suite, practice_suite,
                                        slurm_suite };
     SRunner *sr = srunner_create(NULL);
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)
