@@ -7,7 +7,7 @@
 #include <limits.h>
 #include <string.h>
 
-static cml_options g_opt = {1, ".", 0, 0, 0, 0, {}};
+static cml_options g_opt = {1, ".", 0, 0, 0, 0, 0, {}};
 /* The seed the inputs are made from now: --seed, or a timed repetition's own seed. */
 static struct {
     uint64_t seed;
