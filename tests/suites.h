@@ -35,7 +35,7 @@ void batch_lock_add(Suite *s); /* tests/test_batch_lock.c: the GPU lock, in the 
 void batch_progress_add(Suite *s); /* tests/test_batch_progress.c: the progress display */
 void batch_others_add(Suite *s); /* tests/test_batch_others.c: a student against the others */
 Suite *calibration_suite(void); /* tests/test_calibration.c: the calibration file */
-Suite *practice_suite(void); /* tests/test_practice*.c, test_bundle.c: the practice grade, the bundle */
+Suite *practice_suite(void); /* tests/test_practice*.c, test_bundle.c: practice grade, bundle */
 void calibration_cli_add(Suite *s); /* tests/test_calibration_cli.c: calibrate and grade
                                        --calibration on the fake repository */
 Suite *slurm_suite(void);     /* tests/test_slurm.c: a job array on a private local Slurm */

@@ -92,7 +92,8 @@ typedef struct {
 static int kernels_of(const char *text, kernel *k, int max)
 {
     int n = 0;
-    for (const char *g = strstr(text, "__global__"); g && n < max; g = strstr(g + 1, "__global__")) {
+    const char *g = strstr(text, "__global__");
+    for (; g && n < max; g = strstr(g + 1, "__global__")) {
         const char *open = g + strcspn(g, "{;");
         if (*open != '{')
             continue;
