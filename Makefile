@@ -2,7 +2,7 @@
 #   make              build the grader          make grade [LAB=02] [SUBMISSION=dir]
 #   make check        the test suite            make bench [LAB=02]
 #   make labs         every skeleton and solution lab binary (nvcc, warnings are errors)
-#   make clean
+#   make clean        make student-bundle [BUNDLE=out.tar.gz]: what students get (STUDENT.md)
 # NVCC=/path/to/nvcc and CUDA_ARCH=90 are honoured (make passes them on to the grader).
 
 ifeq ($(origin CC),default)
@@ -36,6 +36,16 @@ GRADER_SRC := $(sort $(wildcard $(addsuffix /*.c,$(GRADER_DIRS))))
 # cml-confine (grader/src/4_run/confine_main.c) is a program of its own: a tool starts it in
 # place of the lab, and it confines the lab again before executing it (sandbox.h).
 CONFINE_MAIN := $(BUILD)/obj/grader/src/4_run/confine_main.o
+# A copy of the labs without grader/ (the old hand-out: labs, common, docs and this Makefile)
+# cannot build the grader: say so, instead of make's "No rule to make target ... confine_main.o".
+GRADER_GOALS := $(filter all grade bench check check-run $(BUILD)/cml-%,$(or $(MAKECMDGOALS),all))
+ifneq ($(GRADER_GOALS),)
+ifeq ($(wildcard grader/src/4_run/confine_main.c),)
+$(error grader/src is missing here, so the grader cannot be built: this copy of the labs was \
+handed out without it. Instructors hand out `make student-bundle` (CLASS_GUIDE.md); students \
+ask for that bundle)
+endif
+endif
 GRADER_OBJ := $(filter-out $(CONFINE_MAIN),$(GRADER_SRC:%.c=$(BUILD)/obj/%.o))
 LIB_OBJ := $(filter-out $(BUILD)/obj/grader/src/main.o,$(GRADER_OBJ))
 TEST_SRC := $(filter-out tests/fake_lab%,$(sort $(wildcard tests/*.c)))
@@ -43,7 +53,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS = $(shell pkg-config --libs check)
 
-.PHONY: all grade bench check check-run labs clean
+.PHONY: all grade bench check check-run labs clean student-bundle
 all: $(BUILD)/cml-grade $(BUILD)/cml-confine $(BUILD)/cml-probe
 
 $(BUILD)/cml-grade: $(GRADER_OBJ) | $(BUILD)/cml-confine
@@ -146,6 +156,13 @@ $(BUILD)/solutions/%/lab: $$(wildcard solutions/%/*.cu solutions/%/*.cuh labs/%/
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_FLAGS) -Ilabs/$* -Isolutions/$* -o $@ labs/$*/harness.cu \
 	    $(wildcard solutions/$*/*.cu) $(COMMON_OBJ)
+
+# What students get (CLASS_GUIDE.md, "Distributing the skeletons"): labs, common, the lecture
+# notes, the grader's sources and specs, this Makefile and STUDENT.md as its README; never
+# solutions/, tests/ or build outputs. BUNDLE=path names the archive.
+BUNDLE ?= $(BUILD)/student-bundle.tar.gz
+student-bundle:
+	scripts/student-bundle.sh '$(BUNDLE)'
 
 clean:
 	rm -rf $(BUILD)

@@ -17,6 +17,7 @@ typedef struct {
     uint64_t seed;                     /* --seed, default 1 */
     const char *out_dir;               /* --out-dir, default "." */
     int no_output, bench, list;        /* --no-output, --bench, --list */
+    int link_bw;                       /* --link-bw: measure the pinned link in this run too */
     int ncases;
     const char *cases[CML_MAX_CASES];  /* the --case specs, in order */
 } cml_options;

@@ -191,9 +191,10 @@ static void run_case(const cml_case *c, const cml_case_out *o, cml_launcher laun
             return;
     }
     const cml_case *fresh = graded ? c : NULL; /* graded: fresh inputs, evidence kept */
-    if (graded && !on_device && cml_opts()->no_output) {
+    if (graded && !on_device && (cml_opts()->no_output || cml_opts()->link_bw)) {
         /* the link's bound, once, in the run that times the reference (--no-output): the
-         * grader holds host-involved times to the reference run's bandwidths only */
+         * grader holds host-involved times to the reference run's bandwidths only; without a
+         * reference (a practice grade) it asks the student's run for it (--link-bw) */
         double h2d, d2h;
         cml_pinned_gbps(&h2d, &d2h);
     }

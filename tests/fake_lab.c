@@ -17,6 +17,7 @@
  *   FAKE_CHECKS  "1.1=copy,1.2=transpose,2.1=gather" (default: rows/cols -> transpose,
  *              offset/stride -> gather, else copy)
  *   FAKE_REF_MS  the time every case reports (default 2); `slow` reports 3 times that
+ *   FAKE_LINK_GBPS  the pinned link's GB/s each way a --link-bw run reports (default 50.0)
  *   mode `slowonce`: slow (like `slow`) except in the grader's second measurement (a run
  *              folder named *-again-*), a noisy first measurement; `slowthenwrong`: the same,
  *              but `wrong` in the second measurement (fast only when wrong); `slowthenforge`:
@@ -329,7 +330,7 @@ int main(int argc, char **argv)
         return 9;
     const char *fd = getenv("CML_RESULT_FD"), *dir = NULL, *ms_env = getenv("FAKE_REF_MS");
     uint64_t seed = 0;
-    int no_output = 0, ncases = 0;
+    int no_output = 0, ncases = 0, link_bw = 0;
     const char *cases[64];
     results = fd ? fdopen(atoi(fd), "w") : NULL;
     for (int i = 1; i < argc; i++) {
@@ -338,6 +339,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--case") == 0 && i + 1 < argc && ncases < 64)
             cases[ncases++] = argv[++i];
         else if (strcmp(argv[i], "--no-output") == 0) no_output = 1;
+        else if (strcmp(argv[i], "--link-bw") == 0) link_bw = 1;
         else if (strcmp(argv[i], "--bench") == 0) { puts("fake bench: 1.0 GB/s"); return 0; }
         else { fprintf(stderr, "fake_lab: unknown argument %s\n", argv[i]); return 2; }
     }
@@ -352,6 +354,10 @@ int main(int argc, char **argv)
            "runtime=13000 clock_mhz=1980");
     if (ncases)
         record("copybw gbps=3000.0 bytes=2147483648");
+    if (ncases && link_bw) /* --link-bw: as the harness does before its first timed host case */
+        record("linkbw h2d=%s d2h=%s bytes=268435456", getenv("FAKE_LINK_GBPS") ?
+               getenv("FAKE_LINK_GBPS") : "50.0", getenv("FAKE_LINK_GBPS") ?
+               getenv("FAKE_LINK_GBPS") : "50.0");
     /* The misbehaving task's first case starts a flood and is what follows `done`, wherever
      * the task's cases lie in the run (a run of several tasks shares one process). */
     int odd = -1;

@@ -42,6 +42,7 @@ Suite *find_suite(void);      /* tests/test_find.c: a lab's student files in any
 void find_archives_add(Suite *s); /* tests/test_find_archives.c: archives graded, missing labs */
 Suite *refuse_suite(void);   /* tests/test_refuse.c: bad options refused before any work */
 Suite *calibration_suite(void); /* tests/test_calibration.c: the calibration file */
+Suite *practice_suite(void); /* tests/test_practice*.c, test_bundle.c: practice grade, bundle */
 void calibration_cli_add(Suite *s); /* tests/test_calibration_cli.c: calibrate and grade
                                        --calibration on the fake repository */
 Suite *slurm_suite(void);     /* tests/test_slurm.c: a job array on a private local Slurm */

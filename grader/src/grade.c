@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -67,11 +68,23 @@ static void first_error(const char *log, char *buf, size_t len)
              (int)(strcspn(line, "\n") < 600 ? strcspn(line, "\n") : 600), line);
 }
 
+/* Whether lab `spec` is graded in practice mode: root/solutions/<lab> is not there (the
+ * student bundle), so no reference can be timed and speed is judged against this GPU's own
+ * bandwidths (docs/ARCHITECTURE.md, "Practice grade"). With the folder, the course grade. */
+static int practice_lab(const char *root, const cml_lab_spec *spec)
+{
+    char dir[CML_PATH];
+    struct stat st;
+    return cml_fmt(dir, sizeof dir, "%s/solutions/%s", root, spec->lab) == 0 &&
+           stat(dir, &st) != 0;
+}
+
 /* One lab's staged folders and builds. */
 typedef struct {
     char stage_err[1024];   /* student files could not be staged */
     int missing;            /* ... because one is nowhere in the submission */
     int ref_staged;
+    int practice;           /* practice_lab: no reference is staged, built or run */
     cml_build student, reference;
 } lab_build;
 
@@ -94,8 +107,16 @@ static void build_labs(const cml_grade_opts *o, const char *sub, const cml_lab_s
         lb[i].missing = staged == CML_FIND_MISSING;
         if (staged == 0)
             jobs[njobs++] = s;
-        if (with_reference && cml_stage(o->root, &specs[i], CML_SIDE_REFERENCE, NULL, work,
-                                        r->dir, sizeof r->dir, err, sizeof err) == 0) {
+        lb[i].practice = practice_lab(o->root, &specs[i]);
+        if (lb[i].practice && o->progress)
+            fprintf(o->progress, "[%s] practice grade: no reference solution here (no "
+                    "solutions/%s): speed is judged against this GPU's copy bandwidth\n",
+                    specs[i].lab, specs[i].lab);
+        if (lb[i].practice) {
+            /* nothing to stage: not a warning, the student bundle has no solutions */
+        } else if (with_reference && cml_stage(o->root, &specs[i], CML_SIDE_REFERENCE, NULL,
+                                               work, r->dir, sizeof r->dir, err,
+                                               sizeof err) == 0) {
             lb[i].ref_staged = 1;
             jobs[njobs++] = r;
         } else if (with_reference && o->progress) {
@@ -232,13 +253,16 @@ static void finish_lab(const cml_grade_opts *o, const cml_lab_spec *spec, lab_bu
     lro.student_sha = b->student.bin_sha;
     lro.ref_sha = b->reference.bin_sha;
     lro.cc = b->student.cc;
+    lro.practice = practice_lab(o->root, spec);
     if (o->student_bin)
-        cml_grade_lab_with_binaries(spec, o->student_bin, o->ref_bin, &lro, r);
+        cml_grade_lab_with_binaries(spec, o->student_bin, lro.practice ? NULL : o->ref_bin,
+                                    &lro, r);
     else if (g->have_gpu)
         grade_built(spec, b, &lro, r);
     else
         compiled_only(spec, b, g, r);
     cml_sanitize_mark(r);
+    g->practice |= r->practice;
     g->nlabs++;
     g->score += r->score;
     g->max_score += r->max_score;

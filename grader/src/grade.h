@@ -28,6 +28,10 @@ typedef struct {
      * ref_sha, --case list) matches; NULL: the reference is always measured live */
     const struct cml_calibration *cal;
     struct cml_calibration *cal_out; /* `calibrate`: every live reference run is stored here */
+    /* a practice grade (no reference solution: docs/ARCHITECTURE.md, "Practice grade"): the
+     * student's runs also measure the pinned link (--link-bw), and speed is scored against
+     * the spec's practice_fraction (cml_score_task_practice) */
+    int practice;
 } cml_run_opts;
 
 /* Grade one lab from built binaries: one reference run with --no-output for the timed cases

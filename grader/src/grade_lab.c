@@ -86,7 +86,10 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
     const double t_verify = cml_now();
     cml_task_cases_verified(t, dir, 0, o->seed, lr->rec.cases, reps, r);
     int cut_short = !lr->rec.done && apply_unfinished(t, lr, spec->timeout_s, r);
-    cml_score_task(r, &lr->rec, ref);
+    if (o->practice) /* no reference solution: speed against this GPU's bandwidths */
+        cml_score_task_practice(r, &lr->rec);
+    else
+        cml_score_task(r, &lr->rec, ref);
     if (ref_bin && r->timed && lr->rec.done && r->status == CML_STATUS_SLOW)
         cml_confirm_slow(spec, ti, bin, ref_bin, &lr->rec, o, r);
     if (!lr->rec.done && !cut_short && !lr->rec.tampered)
@@ -133,6 +136,7 @@ int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bi
     out->spec = spec;
     out->built = 1;
     out->ref_built = ref_bin != NULL;
+    out->practice = o->practice;
     out->ntasks = spec->ntasks;
     cml_run_record *ref = calloc((size_t)spec->ntasks + 1, sizeof *ref);
     if (!ref || cml_mkdirs(o->work_dir) < 0) {

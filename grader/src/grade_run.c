@@ -93,6 +93,8 @@ void cml_lab_run(const char *bin, const char *sha, const cml_lab_spec *spec,
     argv[a++] = dir ? "--out-dir" : "--no-output";
     if (dir)
         argv[a++] = ".";
+    if (o->practice) /* the link's bound, which only the reference's run measures otherwise */
+        argv[a++] = "--link-bw";
     for (int i = 0; i < cl->n; i++) {
         const cml_task_spec *t = &spec->tasks[cl->task[i]];
         case_arg(t, &t->cases[cl->tcase[i]], cases[i], sizeof cases[i]);

@@ -65,7 +65,10 @@ static void judge(const cml_lab_spec *spec, int ti, int k0, const char *dir, con
     memset(r, 0, sizeof *r);
     r->spec = t;
     cml_task_cases_verified(t, dir, k0, o->seed, mine->cases, reps + k0, r);
-    cml_score_task(r, mine, ref);
+    if (o->practice)
+        cml_score_task_practice(r, mine);
+    else
+        cml_score_task(r, mine, ref);
     if (ref_bin && r->timed && r->status == CML_STATUS_SLOW)
         cml_confirm_slow(spec, ti, bin, ref_bin, mine, o, r);
     r->output_len = lr->proc.output_len; /* the run's, which its tasks shared */

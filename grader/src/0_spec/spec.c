@@ -171,6 +171,7 @@ static const struct {
     {"case", TASK, spec_case},
     {"draw", TASK, spec_draw},
     {"perf", TASK, spec_perf},
+    {"practice_fraction", TASK, spec_practice_fraction},
     {"hint", TASK, spec_hint},
     {"ptx", TASK, spec_ptx},
     {"sass", TASK, spec_sass},

@@ -58,6 +58,9 @@ int spec_close_task(spec_parser *p)
         return -1;
     if (t->perf_points > 0 && !timed)
         return spec_fail(p, "task %s has 'perf' points but no case marked 'time'", t->id);
+    if (t->practice_fraction > 0 && t->perf_points <= 0)
+        return spec_fail(p, "task %s has 'practice_fraction' but no 'perf' points to judge",
+                         t->id);
     if (spec_close_technique(p) != 0)
         return -1;
     p->line = here;
@@ -142,6 +145,21 @@ int spec_perf(spec_parser *p, char *args)
     if (t->full_ratio <= 0 || t->full_ratio >= t->zero_ratio)
         return spec_fail(p, "perf needs 0 < full_ratio < zero_ratio (got %g and %g)",
                          t->full_ratio, t->zero_ratio);
+    return 0;
+}
+
+/* `practice_fraction <f>`: what the reference reaches of the bound, 0 < f <= 1.05 (the
+ * plausibility limit, score.c); with it the practice grade judges speed (score_practice.c). */
+int spec_practice_fraction(spec_parser *p, char *args)
+{
+    char *w = spec_word(&args);
+    if (!w || spec_word(&args))
+        return spec_fail(p, "'practice_fraction' takes one number, e.g. 'practice_fraction 0.94'");
+    if (spec_number(p, w, "practice_fraction", &p->task->practice_fraction) != 0)
+        return -1;
+    if (!(p->task->practice_fraction > 0 && p->task->practice_fraction <= 1.05))
+        return spec_fail(p, "practice_fraction must be above 0 and at most 1.05 (a fraction of "
+                         "the copy or link bandwidth), not %s", w);
     return 0;
 }
 

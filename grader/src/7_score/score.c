@@ -1,7 +1,8 @@
 /* score: points from the verdicts and the times. Correctness is shared equally by a task's
  * cases; performance counts only when every case passed, as the ratio of the student's time to
  * the reference solution's time measured in the same grading on the same GPU. Whatever goes
- * wrong on the grader's side (no reference time) never costs the student points. Every status,
+ * wrong on the grader's side (no reference time) never costs the student points; a practice
+ * grade (no reference solution at all) judges speed as score_practice.c says. Every status,
  * score and detail of a task is set by cml_award, at the end of this file. */
 #include "score.h"
 #include "verify.h"
@@ -15,6 +16,8 @@ typedef struct {
     int ntimed;                 /* cases the spec marks `time` */
     int student_missing, ref_missing;
     int first_missing;          /* spec index of the first timed case without a student time */
+    double log_fraction;        /* sum of log(fraction of the bound) over the timed cases */
+    int nfraction;              /* timed cases whose fraction is known (practice grade) */
 } timing;
 
 /* Fraction of the performance points for a time ratio: 1 at ratio <= full, 0 at ratio >= zero,
@@ -77,34 +80,13 @@ static const cml_run_record *trusted(const cml_run_record *reference,
     return reference && reference->copy_gbps > 0 ? reference : student;
 }
 
-/* The time's fraction of the physical bound: for a host-involved check (its bytes cross the
- * host link), the least time the pinned link allows, max(h2d bytes / h2d GB/s, d2h bytes /
- * d2h GB/s), over the time; for a device check, GB/s over the device-to-device copy's GB/s.
- * Above 1.05 the time is implausible. 0 when the bound is unknown. */
-static double bound_fraction(const cml_task_spec *t, const cml_case_spec *c, double ms,
-                             double gbps, const cml_run_record *bw)
-{
-    const cml_check *chk = cml_check_find(t->check);
-    if (!bw)
-        return 0;
-    if (chk && chk->link) {
-        uint64_t h2d = 0, d2h = 0;
-        chk->link(c, &h2d, &d2h);
-        if (bw->link_h2d_gbps <= 0 || bw->link_d2h_gbps <= 0 || ms <= 0)
-            return 0;
-        const double up = h2d / (bw->link_h2d_gbps * 1e6), down = d2h / (bw->link_d2h_gbps * 1e6);
-        return (up > down ? up : down) / ms;
-    }
-    return bw->copy_gbps > 0 ? gbps / bw->copy_gbps : 0;
-}
-
 /* Fills ms, ref_ms, gbps, copy_fraction (first timed case) and ratio (geometric mean over
  * the timed cases) from whatever times exist; returns what was missing. */
 static timing measure(cml_task_result *r, const cml_run_record *student,
                       const cml_run_record *reference)
 {
     const cml_task_spec *t = r->spec;
-    timing tm = {0, 0, 0, -1};
+    timing tm = {0, 0, 0, -1, 0, 0};
     double log_sum = 0;
     for (int i = 0; i < t->ncases; i++) {
         if (!t->cases[i].timed)
@@ -116,11 +98,16 @@ static timing measure(cml_task_result *r, const cml_run_record *student,
             r->ref_ms = ref ? ref->ms : 0;
             uint64_t bytes = cml_case_bytes(t, &t->cases[i]); /* never the lab's claim */
             r->gbps = s && bytes ? (double)bytes / (s->ms * 1e6) : 0;
-            r->copy_fraction = s ? bound_fraction(t, &t->cases[i], s->ms, r->gbps,
-                                                  trusted(reference, student)) : 0;
+            r->copy_fraction = s ? cml_bound_fraction(t, &t->cases[i], s->ms, r->gbps,
+                                                      trusted(reference, student)) : 0;
         }
         if (!s && tm.student_missing++ == 0)
             tm.first_missing = i;
+        uint64_t bytes = cml_case_bytes(t, &t->cases[i]);
+        double f = s && bytes ? cml_bound_fraction(t, &t->cases[i], s->ms, bytes / (s->ms * 1e6),
+                                                   trusted(reference, student)) : 0;
+        if (f > 0)
+            tm.log_fraction += log(f), tm.nfraction++;
         tm.ref_missing += !ref;
         if (s && ref)
             log_sum += log(s->ms / ref->ms);
@@ -131,14 +118,9 @@ static timing measure(cml_task_result *r, const cml_run_record *student,
     return tm;
 }
 
-static int host_link(const cml_task_spec *t)
-{
-    const cml_check *chk = cml_check_find(t->check);
-    return chk && chk->link;
-}
-
-/* Once every case passed: the performance credit, then status passed or slow and the detail. */
-static void score_perf(cml_task_result *r, const timing *tm)
+/* Once every case passed: the performance credit, then status passed or slow and the detail.
+ * practice: no reference solution; speed from the fractions of the bound (score_practice.c). */
+static void score_perf(cml_task_result *r, const timing *tm, int practice)
 {
     const cml_task_spec *t = r->spec;
     char detail[sizeof r->detail];
@@ -149,14 +131,17 @@ static void score_perf(cml_task_result *r, const timing *tm)
     } else if (tm->student_missing) {
         snprintf(detail, sizeof detail, "case %s: no time recorded: performance not judged",
                  t->cases[tm->first_missing].text);
-    } else if (tm->ref_missing) {
+    } else if (tm->ref_missing && !practice) {
         frac = 1;
         snprintf(detail, sizeof detail, "reference time unavailable: performance not judged");
     } else if (r->implausible) {
         snprintf(detail, sizeof detail,
                  "implausible: %.0f GB/s is %.2fx what %s allows on this GPU, measured in this "
                  "grading: no performance points", r->gbps, r->copy_fraction,
-                 host_link(t) ? "the pinned host link" : "a device-to-device copy");
+                 cml_host_link(t) ? "the pinned host link" : "a device-to-device copy");
+    } else if (practice) {
+        double mean = tm->nfraction == tm->ntimed ? exp(tm->log_fraction / tm->ntimed) : 0;
+        frac = cml_practice_credit(r, mean, detail, sizeof detail);
     } else {
         frac = cml_perf_fraction(r->ratio, t->full_ratio, t->zero_ratio);
         snprintf(detail, sizeof detail,
@@ -243,9 +228,10 @@ static int preset_status(enum cml_status s)
 /* Fills r's credit, status, points and detail from r->cases (already verified) and the `time`
  * records of both runs (either may be NULL). A tampered student run makes the task tampered,
  * whatever was set before. A status already set to crash, timeout, build-error, missing or
- * no-gpu is kept with no credit, so it scores 0 (its detail too, when set). */
-void cml_score_task(cml_task_result *r, const cml_run_record *student,
-                    const cml_run_record *reference)
+ * no-gpu is kept with no credit, so it scores 0 (its detail too, when set). practice: speed is judged
+ * from the student's fractions of the bound instead of the reference's times. */
+static void score_task(cml_task_result *r, const cml_run_record *student,
+                       const cml_run_record *reference, int practice)
 {
     const cml_task_spec *t = r->spec;
     char detail[sizeof r->detail];
@@ -267,11 +253,24 @@ void cml_score_task(cml_task_result *r, const cml_run_record *student,
     }
     r->credit.cases = r->cases_passed;
     if (r->cases_passed == t->ncases) {
-        score_perf(r, &tm);
+        score_perf(r, &tm, practice);
     } else {
         failure_detail(r, detail, sizeof detail);
         cml_award(r, failure_status(r, student), "%s", detail);
     }
+}
+
+/* Contract in score.h. */
+void cml_score_task(cml_task_result *r, const cml_run_record *student,
+                    const cml_run_record *reference)
+{
+    score_task(r, student, reference, 0);
+}
+
+/* Contract in score.h. */
+void cml_score_task_practice(cml_task_result *r, const cml_run_record *student)
+{
+    score_task(r, student, NULL, 1);
 }
 
 /* Contract in score.h: the one place that sets a task's status, points and detail. */

@@ -6,6 +6,8 @@
 #ifndef CML_SCORE_H
 #define CML_SCORE_H
 
+#include <stddef.h>
+
 #include "cml.h"
 
 /* Fraction of the performance points for a time ratio: 1 at ratio <= full, 0 at ratio >= zero,
@@ -28,6 +30,30 @@ void cml_award(cml_task_result *r, enum cml_status s, const char *fmt, ...)
  * ms. A tampered student run makes the task `tampered`, scored 0 (cml_task_tampered). */
 void cml_score_task(cml_task_result *r, const cml_run_record *student,
                     const cml_run_record *reference);
+/* The practice grade (no reference solution here: docs/ARCHITECTURE.md, "Practice grade"): as
+ * cml_score_task, but speed is judged from the student's own run, the geometric mean over the
+ * timed cases of each time's fraction of its bound (cml_bound_fraction), against the spec's
+ * practice_fraction (cml_practice_credit). */
+void cml_score_task_practice(cml_task_result *r, const cml_run_record *student);
+
+/* score_practice.c: the performance credit of a task whose cases all passed, in a practice
+ * grade. `fraction` is the student's geometric mean fraction of the bound over the timed cases
+ * (0: some case's is unknown). With the spec's practice_fraction P, the ratio to the reference
+ * is P / fraction (a student at the reference's fraction is at ratio 1), scored as the spec's
+ * perf line scores a real ratio; r->ratio and r->timed are set to it, r->ref_ms stays 0.
+ * Without P, or without a fraction, speed is not judged: credit 0, and detail says why.
+ * Writes the detail into buf; returns the credit, 0..1. */
+double cml_practice_credit(cml_task_result *r, double fraction, char *buf, size_t len);
+
+/* bound.c: whether t's bytes cross the host link (its check has a `link` function). */
+int cml_host_link(const cml_task_spec *t);
+/* bound.c: a time's fraction of the physical bound in run bw's bandwidths: for a host-involved
+ * check, the least time the pinned link allows, max(h2d bytes / h2d GB/s, d2h bytes / d2h
+ * GB/s), over ms; for a device check, gbps over the device-to-device copy's GB/s. 0 when the
+ * bound is unknown (no bw, or bw measured no such bandwidth). Above 1.05: implausible. */
+double cml_bound_fraction(const cml_task_spec *t, const cml_case_spec *c, double ms,
+                          double gbps, const cml_run_record *bw);
+
 /* Marks r tampered by the forged record of run: status, detail, every score 0. */
 void cml_task_tampered(cml_task_result *r, const cml_run_record *run);
 /* The hint a report shows for r: where it points (the lecture note) and what it says; for a

@@ -53,6 +53,11 @@ int cml_lab_unbuilt(const cml_lab_result *lab, const char **heading, const char 
 /* Points with up to 2 decimals, trailing zeros trimmed: 38.5, 40, 6.67. */
 void cml_format_points(double v, char *buf, size_t len);
 
+/* What every report says of a practice grade (g->practice: no reference solution), one
+ * paragraph: that speed is judged against this GPU's copy bandwidth, not the reference, so
+ * the course grader's speed points can differ, and which parts can. */
+const char *cml_practice_note(void);
+
 /* Writes text that came from a student's process or compiler output: control characters
  * (escape sequences included) become '?', except newlines and tabs when keep_lines is set,
  * which are otherwise replaced by spaces. */

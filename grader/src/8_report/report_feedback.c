@@ -26,6 +26,8 @@ static void write_top(FILE *f, const cml_grading *g)
         fputs("GPU: ", f);
         cml_put_md(f, g->gpu_name);
         fprintf(f, " (compute capability %d.%d).\n\n", g->cc / 10, g->cc % 10);
+        if (g->practice)
+            fprintf(f, "**Note, %s**\n\n", cml_practice_note());
     } else {
         fputs("No GPU found: ", f);
         cml_put_md(f, g->no_gpu_reason);

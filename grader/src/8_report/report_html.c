@@ -45,6 +45,9 @@ static void write_top(FILE *f, const cml_grading *g)
         fputs("GPU: ", f);
         cml_put_xml(f, g->gpu_name, 0);
         fprintf(f, " (compute capability %d.%d).</p>\n", g->cc / 10, g->cc % 10);
+        if (g->practice)
+            fprintf(f, "<p class=\"practice\"><strong>Note, %s</strong></p>\n",
+                    cml_practice_note());
     } else {
         fputs("No GPU found: ", f);
         cml_put_xml(f, g->no_gpu_reason, 0);

@@ -71,6 +71,7 @@ static void write_lab(json_w *w, const cml_lab_result *lab)
     jw_string(w, "build_log", lab->build_log);
     jw_begin_object(w, "reference_run");
     jw_bool(w, "built", lab->ref_built);
+    jw_bool(w, "practice", lab->practice); /* none to build: the practice grade */
     jw_string(w, "source", lab->ref_calibrated ? "calibration" : "measured in this grading");
     jw_bool(w, "done", lab->ref_run.done);
     jw_number(w, "copy_gbps", lab->ref_run.copy_gbps);
@@ -107,6 +108,9 @@ static void write_record(FILE *f, const void *ctx)
     snprintf(seed, sizeof seed, "%" PRIu64, g->seed);
     jw_begin_object(&w, NULL);
     jw_string(&w, "format", "cml-grade record 1");
+    /* course: speed against the reference solution; practice: against this GPU's bandwidths */
+    jw_string(&w, "mode", g->practice ? "practice" : "course");
+    jw_string(&w, "mode_note", g->practice ? cml_practice_note() : "");
     jw_u64(&w, "seed", g->seed);
     jw_string(&w, "seed_string", seed); /* 64-bit: exact even where numbers are doubles */
     jw_string(&w, "student", g->student); /* "" when grade had no --student */
@@ -194,6 +198,8 @@ static char *summary_output(const cml_grading *g)
         fprintf(m, "GPU: %s (compute capability %d.%d).\n", g->gpu_name, g->cc / 10, g->cc % 10);
     else
         fprintf(m, "No GPU found: %s. Only the builds were checked.\n", g->no_gpu_reason);
+    if (g->practice)
+        fprintf(m, "Note, %s\n", cml_practice_note());
     for (int i = 0; i < g->nlabs && i < CML_MAX_LABS; i++) {
         const cml_lab_result *lab = &g->labs[i];
         cml_format_points(lab->score, got, sizeof got);

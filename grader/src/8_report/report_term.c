@@ -32,6 +32,18 @@ void cml_format_points(double v, char *buf, size_t len)
         snprintf(buf, len, "0");
 }
 
+/* Contract in report.h. */
+const char *cml_practice_note(void)
+{
+    return "practice grade: speed is judged against this GPU's copy bandwidth, not the "
+           "reference solution; the course grader's speed points can differ. What can differ: "
+           "each timed task's speed points and its status (passed or slow), judged here from "
+           "the fraction of this GPU's copy bandwidth (pinned host link for labs 06 and 07) "
+           "the reference reaches on the course GPUs (the spec's practice_fraction), without "
+           "the second measurement of a slow task; and the cases drawn from the seed. "
+           "Correctness, technique and sanitizer checks are the course grader's own.";
+}
+
 /* Untrusted text with control characters neutralised (see report.h). */
 void cml_put_clean(FILE *f, const char *s, int keep_lines)
 {
@@ -85,6 +97,10 @@ static void print_header(const term *t, const cml_grading *g)
     cml_put_clean(t->f, g->gpu_name, 0);
     fprintf(t->f, ", compute capability %d.%d, %d SMs, driver %s, runtime %s, nvcc %s\n",
             g->cc / 10, g->cc % 10, g->sms, drv, rt, g->nvcc_version[0] ? g->nvcc_version : "?");
+    if (g->practice) {
+        paint(t, BOLD YELLOW, "Practice grade");
+        fprintf(t->f, ": %s\n", cml_practice_note() + strlen("practice grade: "));
+    }
 }
 
 /* Contract in report.h. */

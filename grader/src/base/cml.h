@@ -55,6 +55,10 @@ typedef struct {
     double points;       /* correctness points */
     double perf_points;  /* 0 = not timed for points */
     double full_ratio, zero_ratio;
+    /* practice mode (no reference solution, docs/ARCHITECTURE.md "Practice grade"): the
+     * reference's fraction of the bound (copy or pinned-link bandwidth), geometric mean over
+     * the timed cases, measured on the course GPUs; 0 = none given: speed not judged */
+    double practice_fraction;
     char hint[512];
     int ncases;
     cml_case_spec cases[CML_MAX_CASES];
@@ -247,6 +251,7 @@ typedef struct {
                                    two candidates): build_log says why, no compiler ran */
     char *build_log;            /* compiler output (capped), NULL if none */
     int ref_built;
+    int practice;               /* no reference solution: speed judged in practice mode */
     int ref_calibrated;         /* reference runs taken from the calibration, not run here */
     cml_run_record ref_run;     /* the reference solution's timings, same GPU, same grading */
     int ntasks;
@@ -288,6 +293,7 @@ typedef struct {
     char calibration_id[17];
     char calibration[512];
     char calibration_note[320];
+    int practice;               /* a lab was graded in practice mode (no reference solution) */
     double score, max_score;
 } cml_grading;
 
