@@ -6,7 +6,8 @@
 #   scripts/grade-honest.sh                                   # every variant
 #   scripts/grade-honest.sh tests/honest/04_float4/int4_lambda [...]
 # Logs and reports under ${OUT:-build/honest}; CML_CALIBRATION=FILE times against that
-# calibration. Exit status 0 only when every variant got full marks. Build first: make all.
+# calibration; JOBS=N grades N at a time. Exit status 0 only when every variant got full
+# marks. Build first: make all.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/cml-grade ] || { echo "build/cml-grade is missing: run make all first" >&2; exit 2; }
@@ -21,32 +22,36 @@ else
 fi
 [ ${#variants[@]} -gt 0 ] || { echo "no variants under tests/honest" >&2; exit 2; }
 
-all_full=0
-for d in "${variants[@]}"; do
-    d=${d%/}
+# One variant: its line(s) on stdout; exit 0 only at full marks.
+grade_one() {
+    local d=${1%/} lab name g got max extra=()
     lab=$(basename "$(dirname "$d")") name=$(basename "$d")
-    [ -d "$d" ] || { echo "$lab/$name: no such folder"; all_full=1; continue; }
+    [ -d "$d" ] || { echo "$lab/$name: no such folder"; return 1; }
     g="$out/$lab-$name"
     rm -rf "$g"
-    extra=()
     [ -n "${CML_CALIBRATION:-}" ] && extra+=(--calibration "$CML_CALIBRATION")
+    [ "${JOBS:-1}" -gt 1 ] && extra+=(--gpu-lock "$out/gpu.lock")
     build/cml-grade grade --submission "$d" --lab "${lab%%_*}" --out "$g" --no-color \
         "${extra[@]}" > "$g.log" 2>&1
     if [ ! -f "$g/summary.tsv" ]; then
         echo "$lab/$name -/- LOST (no summary.tsv; see $g.log)"
-        all_full=1
-        continue
+        return 1
     fi
     # summary.tsv: lab task status score max_score detail
     read -r got max < <(awk -F'\t' '{s += $4; m += $5} END {printf "%g %g\n", s, m}' \
                          "$g/summary.tsv")
     if awk -v s="$got" -v m="$max" 'BEGIN {exit !(m > 0 && s >= m)}'; then
         echo "$lab/$name $got/$max ok"
-    else
-        echo "$lab/$name $got/$max LOST"
-        awk -F'\t' '$4 < $5 {printf "    %s %s %s/%s: %.300s\n", $2, $3, $4, $5, $6}' \
-            "$g/summary.tsv"
-        all_full=1
+        return 0
     fi
-done
-exit $all_full
+    { echo "$lab/$name $got/$max LOST"
+      awk -F'\t' '$4 < $5 {printf "    %s %s %s/%s: %.300s\n", $2, $3, $4, $5, $6}' \
+          "$g/summary.tsv"; } | cat # one write: lines of parallel jobs do not interleave
+    return 1
+}
+export -f grade_one
+export out
+
+# JOBS=N grades N at a time, sharing one GPU lock as a batch's gradings of one GPU do (one
+# builds while another is timed).
+printf '%s\n' "${variants[@]}" | xargs -P "${JOBS:-1}" -I{} bash -c 'grade_one "$1"' _ {}

@@ -38,10 +38,18 @@ static int in_set(char set[][256], int n, const char *name, size_t len)
     return 0;
 }
 
-/* Walk one object's "caller target" lines from `function`: 1 with the reference into found
- * when one matches re, else 0; *seen gets how many functions were followed. */
-static int walk(const char *text, const char *function, const regex_t *re, char *found,
-                size_t flen, int *seen)
+/* Whether a symbol matches re as it is or as a source text would show a call of it ("name(":
+ * a forbid pattern such as "cudaMalloc[^H]" is written for source). */
+static int symbol_matches(const regex_t *re, const char *target)
+{
+    char call[260];
+    snprintf(call, sizeof call, "%s(", target);
+    return regexec(re, target, 0, NULL, 0) == 0 || regexec(re, call, 0, NULL, 0) == 0;
+}
+
+/* Contract in technique.h. */
+int cml_calls_reach(const char *text, const char *function, const regex_t *re, char *found,
+                    size_t flen, int *seen)
 {
     char set[CALLS_DEPTH][256];
     int n = 0;
@@ -57,7 +65,7 @@ static int walk(const char *text, const char *function, const regex_t *re, char 
                 continue;
             char target[256];
             snprintf(target, sizeof target, "%.*s", (int)(len - c - 1), p + c + 1);
-            if (regexec(re, target, 0, NULL, 0) == 0) {
+            if (symbol_matches(re, target)) {
                 snprintf(found, flen, "%.80s refers to %.80s", set[at], target);
                 return *seen = n, 1;
             }
@@ -90,7 +98,7 @@ void cml_tech_calls(const cml_lab_spec *spec, const cml_tech_spec *c,
         char *text = cml_tech_evidence(env, spec->files[i], ".calls", why, sizeof why);
         int followed = 0;
         missing |= !text;
-        hit = text && walk(text, c->scope, &re, found, sizeof found, &followed);
+        hit = text && cml_calls_reach(text, c->scope, &re, found, sizeof found, &followed);
         seen += followed;
         free(text);
     }

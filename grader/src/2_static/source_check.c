@@ -6,6 +6,7 @@
 #include "technique.h"
 #include "util.h"
 
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,28 +65,38 @@ static int has_symbol(const char *text, char kind, const char *name)
 }
 
 /* A function that `file` calls and another student file of the lab defines (its .symbols
- * evidence), into name and other; 1 when there is one. The path a forbid check is about must
- * not hand its work to another file, where the check does not look. */
-static int calls_other_file(const cml_lab_spec *spec, const cml_technique_env *env,
-                            const char *file, char *name, size_t nlen, const char **other)
+ * evidence), from which that file's code reaches a call matching re (its .calls evidence,
+ * followed any number deep): the path a forbid check is about must not hand the forbidden
+ * call to another file, where the check does not look. A call into another file for anything
+ * else (a shared grid-size helper) is ordinary code. 1 with "name -> what it reaches" into
+ * found; 0 when there is none. */
+static int hands_off(const cml_lab_spec *spec, const cml_technique_env *env, const char *file,
+                     const regex_t *re, char *found, size_t flen)
 {
-    char why[300];
+    char why[300], name[200], reach[200];
     char *mine = cml_tech_evidence(env, file, ".symbols", why, sizeof why);
-    int found = 0;
-    for (int i = 0; mine && !found && i < spec->nfiles; i++) {
-        char *theirs = strcmp(spec->files[i], file) && cml_is_cu(spec->files[i])
-                       ? cml_tech_evidence(env, spec->files[i], ".symbols", why, sizeof why) : NULL;
-        for (const char *p = mine; theirs && !found && *p; p += strcspn(p, "\n"),
+    int hit = 0, seen = 0;
+    for (int i = 0; mine && !hit && i < spec->nfiles; i++) {
+        int theirs_cu = strcmp(spec->files[i], file) && cml_is_cu(spec->files[i]);
+        char *theirs = theirs_cu ? cml_tech_evidence(env, spec->files[i], ".symbols", why,
+                                                     sizeof why) : NULL;
+        char *calls = theirs ? cml_tech_evidence(env, spec->files[i], ".calls", why,
+                                                 sizeof why) : NULL;
+        for (const char *p = mine; calls && !hit && *p; p += strcspn(p, "\n"),
              p += *p == '\n')
             if (p[0] == 'U' && p[1] == ' ') {
-                snprintf(name, nlen, "%.*s", (int)strcspn(p + 2, "\n"), p + 2);
-                found = has_symbol(theirs, 'T', name);
-                *other = spec->files[i];
+                snprintf(name, sizeof name, "%.*s", (int)strcspn(p + 2, "\n"), p + 2);
+                hit = has_symbol(theirs, 'T', name) &&
+                      cml_calls_reach(calls, name, re, reach, sizeof reach, &seen);
+                if (hit)
+                    snprintf(found, flen, "%.60s calls %.100s, defined in %.40s, where %.160s",
+                             file, name, spec->files[i], reach);
             }
+        free(calls);
         free(theirs);
     }
     free(mine);
-    return found;
+    return hit;
 }
 
 /* Contract in technique.h. forbid: no line of the student's file, as the compiler saw it,
@@ -96,8 +107,7 @@ static int calls_other_file(const cml_lab_spec *spec, const cml_technique_env *e
 void cml_tech_forbid(const cml_lab_spec *spec, const cml_tech_spec *c,
                      const cml_technique_env *env, cml_tech_result *out)
 {
-    char found[160], why[300], callee[200];
-    const char *other = NULL;
+    char found[160], why[300], handed_how[400];
     int line = 0;
     long *linenos = NULL;
     out->state = CML_TECH_NOT_CHECKED;
@@ -116,13 +126,18 @@ void cml_tech_forbid(const cml_lab_spec *spec, const cml_tech_spec *c,
         line = (int)linenos[line - 1];
     free(src);
     free(linenos);
-    int handed = !hit && calls_other_file(spec, env, c->file, callee, sizeof callee, &other);
+    regex_t re;
+    int handed = 0;
+    if (!hit && regcomp(&re, c->pattern, REG_EXTENDED | REG_NOSUB) == 0) {
+        handed = hands_off(spec, env, c->file, &re, handed_how, sizeof handed_how);
+        regfree(&re);
+    }
     out->state = hit || handed ? CML_TECH_FAILED : CML_TECH_PASSED;
     if (hit)
         snprintf(out->detail, sizeof out->detail, "%s line %d: %s", c->file, line, found);
     else if (handed)
-        snprintf(out->detail, sizeof out->detail, "%.40s calls %.100s, defined in %.40s: the "
-                 "work must stay in the file the check reads", c->file, callee, other);
+        snprintf(out->detail, sizeof out->detail, "%.230s: the forbidden call is reached "
+                 "all the same", handed_how);
     else
         snprintf(out->detail, sizeof out->detail, "%s has nothing matching %.150s", c->file,
                  c->pattern);

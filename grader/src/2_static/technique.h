@@ -13,6 +13,8 @@
 
 #include "cml.h"
 
+#include <regex.h>
+
 /* Where the checks find what they inspect. */
 typedef struct {
     const char *ev_dir;    /* the build's evidence folder (evidence.h): sources, PTX, SASS.
@@ -68,6 +70,14 @@ char *cml_own_text(const char *ii, const char *file, long **linenos);
  * 1-based line when not NULL. */
 int cml_tech_find(const char *text, const char *pattern, const char *scope, char *found,
                   size_t len, int *line_no);
+
+/* calls_check.c: walk one object's .calls evidence ("caller target" lines) from `function`
+ * (a C name, the top-level name of a C++ symbol, or a whole symbol), into every function of
+ * the same object it calls, any number deep: 1 with "f refers to g" into found when a
+ * reference matches re (as the symbol, or as "symbol(" the way source shows a call), else 0;
+ * *seen gets how many functions were followed. */
+int cml_calls_reach(const char *text, const char *function, const regex_t *re, char *found,
+                    size_t flen, int *seen);
 
 /* ncu_csv.c: sum of `metric`'s values in ncu's --csv output (rows whose "Metric Name" is metric;
  * thousands separators allowed), with `kernel` (a POSIX ERE, NULL: any) only the rows whose
