@@ -14,11 +14,13 @@ for need in labs common docs grader/src grader/specs Makefile STUDENT.md; do
     [ -e "$need" ] || { echo "student-bundle: $top/$need is missing: run this in the full repository" >&2; exit 2; }
 done
 
-# The files that go: tracked ones in a checkout (no build outputs, nothing a local edit left
-# behind), every regular file otherwise.
+# The files that go: in a checkout, those git does not ignore (tracked or new: no build
+# outputs; a copy whose index lags its files still sends the new ones), every regular file
+# otherwise.
 list() {
     if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-        git -C "$top" ls-files -- labs common docs grader
+        git -C "$top" ls-files --cached --others --exclude-standard -- labs common docs grader |
+            while read -r f; do [ -f "$f" ] && echo "$f"; done
     else
         find labs common docs grader -type f
     fi

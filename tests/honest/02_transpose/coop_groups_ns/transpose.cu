@@ -20,18 +20,20 @@ __global__ void transposeCoalesced(float *__restrict__ out, const float *__restr
     __shared__ float tile[TILE_DIM][TILE_DIM];
     cg::thread_block block = cg::this_thread_block();
     const int x = threadIdx.x;
-    const size_t c_in = (size_t)blockIdx.x * TILE_DIM + x;
+    // int coordinates (a matrix side fits easily), size_t only for the flat offset: 64-bit
+    // arithmetic on every element measured 1.17x the reference's time on an H100
+    const int c_in = blockIdx.x * TILE_DIM + x;
     for (int y = threadIdx.y; y < TILE_DIM; y += BLOCK_ROWS) {
-        const size_t r_in = (size_t)blockIdx.y * TILE_DIM + y;
-        if (r_in < (size_t)rows && c_in < (size_t)cols)
-            tile[y][x] = in[r_in * cols + c_in];
+        const int r_in = blockIdx.y * TILE_DIM + y;
+        if (r_in < rows && c_in < cols)
+            tile[y][x] = in[(size_t)r_in * cols + c_in];
     }
     block.sync();
-    const size_t r_in = (size_t)blockIdx.y * TILE_DIM + x; // becomes out's column
+    const int r_out = blockIdx.y * TILE_DIM + x; // in's row becomes out's column
     for (int y = threadIdx.y; y < TILE_DIM; y += BLOCK_ROWS) {
-        const size_t c_of_in = (size_t)blockIdx.x * TILE_DIM + y; // becomes out's row
-        if (c_of_in < (size_t)cols && r_in < (size_t)rows)
-            out[c_of_in * rows + r_in] = tile[x][y];
+        const int c_out = blockIdx.x * TILE_DIM + y; // in's column becomes out's row
+        if (c_out < cols && r_out < rows)
+            out[(size_t)c_out * rows + r_out] = tile[x][y];
     }
 }
 
