@@ -181,16 +181,25 @@ START_TEST(github_classroom_clones_are_named_by_username)
 }
 END_TEST
 
-START_TEST(mixed_download_is_read_by_the_plain_rule)
+/* A folder that mixes layouts (downloads poured into one folder): each name is read as its
+ * own platform writes it, so carol's folder is carol and the Canvas files are smithjohn's. */
+START_TEST(mixed_download_reads_each_name_by_its_platform)
 {
     cml_download d;
     char err[512];
     student("carol", NULL);
     lab_files(sub, "smithjohn_1001_5001_", NULL);
     ck_assert_int_eq(cml_download_scan(sub, CML_PF_AUTO, &d, err, sizeof err), 0);
-    ck_assert_msg(d.layout == CML_PF_FOLDERS && d.mixed && d.nstudents == 1 &&
-                  strcmp(d.students[0].who.display, "carol") == 0, "layout %s, mixed %d, %d "
-                  "students", cml_platform_name(d.layout), d.mixed, d.nstudents);
+    int carol = -1, smith = -1;
+    for (int s = 0; s < d.nstudents; s++) {
+        carol = strcmp(d.students[s].who.display, "carol") == 0 ? s : carol;
+        smith = strcmp(d.students[s].who.platform, "canvas") == 0 &&
+                strcmp(d.students[s].who.id, "1001") == 0 ? s : smith;
+    }
+    ck_assert_msg(d.layout == CML_PF_FOLDERS && d.mixed && d.nstudents == 2 && carol >= 0 &&
+                  smith >= 0 && d.students[smith].gather && d.students[smith].count == 2,
+                  "layout %s, mixed %d, %d students", cml_platform_name(d.layout), d.mixed,
+                  d.nstudents);
     cml_download_free(&d);
 }
 END_TEST
@@ -251,7 +260,7 @@ Suite *platforms_suite(void)
     tcase_add_test(tc, moodle_worksheet_and_feedback_zip_are_what_moodle_uploads);
     tcase_add_test(tc, moodle_flat_files_are_gathered_by_participant);
     tcase_add_test(tc, github_classroom_clones_are_named_by_username);
-    tcase_add_test(tc, mixed_download_is_read_by_the_plain_rule);
+    tcase_add_test(tc, mixed_download_reads_each_name_by_its_platform);
     tcase_add_test(tc, forced_platform_reads_folders_as_classroom_clones);
     tcase_add_test(tc, old_plan_loads_as_plain_students_and_new_columns_load);
     tcase_add_test(tc, batch_refuses_an_unknown_platform);

@@ -263,8 +263,11 @@ static void group(cml_download *d, const int *kind, cml_identity *who, const int
     int k = 0;
     for (int i = 0; i < d->nitems; i++) {
         cml_item it = d->items[i];
-        int platform_name = (kind[i] == NAME_CANVAS && d->layout == CML_PF_CANVAS) ||
-                            (kind[i] == NAME_MOODLE && d->layout == CML_PF_MOODLE);
+        /* a mixed download (a course's downloads poured into one folder) reads each name as
+         * its own platform names it, so a Canvas file keeps its student and a Moodle folder
+         * its name; a forced layout reads only its own platform's names so */
+        int platform_name = (kind[i] == NAME_CANVAS && (d->layout == CML_PF_CANVAS || d->mixed)) ||
+                            (kind[i] == NAME_MOODLE && (d->layout == CML_PF_MOODLE || d->mixed));
         if (platform_name && !use[i])
             continue; /* Moodle's online text or comments: not source files */
         if (!platform_name && plain(&it, &who[i], d->layout, skip) < 0)

@@ -49,7 +49,8 @@ typedef struct {
 typedef struct {
     char dir[4096];      /* the download folder, absolute */
     cml_platform layout; /* detected or forced; CML_PF_FOLDERS when it mixes layouts */
-    int mixed;           /* detection found names of several layouts: each graded as plain */
+    int mixed;           /* names of several layouts: each read as its own platform
+                            writes it (Canvas, Moodle), the rest by the plain rule */
     int nitems, nstudents;
     cml_item *items;     /* malloc'd, grouped by student */
     cml_student_src *students;
