@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# A mixed class of 20 submissions for `cml-grade batch`, each a whole labs/-shaped tree (or a
-# flat folder, or an archive), with what every one must get:
+# A mixed class of 20 submissions for `cml-grade batch`, in the shapes students and course
+# platforms make them (a labs/-shaped folder, a zip with a top folder, Canvas-named loose
+# files, a Moodle folder, a GitHub Classroom clone, a lab not handed in, a broken archive),
+# with what every one must get:
 #   scripts/class-corpus.sh SUBS BATCH_OUT      # writes SUBS/<name>... and SUBS.expect/<name>
 #   scripts/class-corpus.sh --check SUBS BATCH_OUT   # one line per student: ok or MISMATCH
 # Planted bugs and attacks are the corpus's patches applied to one lab of a full solution
@@ -18,8 +20,7 @@ expect="$subs.expect"
 PLANTED="01_coalescing/lazy_timed_copy 02_transpose/two_tiles_no_barrier
 03_bank_conflicts/degree_lookup_table 04_float4/vec4_tail_reads_past_end
 05_soa_aos/soa_fields_swapped 06_zero_copy/host_computes_zero_copy
-07_unified_memory/host_computes_um_add 01_coalescing/compile_error
-02_transpose/clean_two_tiles_with_barrier"
+07_unified_memory/host_computes_um_add"
 ATTACKS="02_transpose/system_runs_reference 03_bank_conflicts/fake_ncu_csv
 05_soa_aos/resolved_daemon_rewrites_reports 06_zero_copy/stdout_fake_records_flood
 07_unified_memory/resolved_read_reference"
@@ -38,13 +39,31 @@ patched() {
         > "$expect/$name"
 }
 
+# dir $2 zipped into $1 with dir's own name as the zip's top folder (zip, else python3).
+zip_dir() {
+    (cd "$(dirname "$2")" && { zip -qr "$1" "$(basename "$2")" 2>/dev/null ||
+                               python3 -m zipfile -c "$1" "$(basename "$2")"; })
+}
+
 make_class() {
     rm -rf "$subs" "$expect" && mkdir -p "$subs" "$expect"
     solution_tree "$subs/0-sol"; : > "$expect/0-sol" # first: the attacks aim at it
-    solution_tree "$subs/sol-tar.tmp"; tar -czf "$subs/sol-tar.tar.gz" -C "$subs/sol-tar.tmp" .
-    rm -rf "$subs/sol-tar.tmp"; : > "$expect/sol-tar"
-    mkdir -p "$subs/sol-flat" && cp solutions/*/*.cu "$subs/sol-flat/"; : > "$expect/sol-flat"
-    mkdir -p "$subs/skel-a" && cp -r labs/*/ "$subs/skel-a/"; echo zero > "$expect/skel-a"
+    # a zip with a top folder and labs/ inside it, as zipping one's own checkout makes
+    local tmp; tmp=$(mktemp -d)
+    mkdir -p "$tmp/myname/labs" && solution_tree "$tmp/myname/labs"
+    zip_dir "$subs/top-zip.zip" "$tmp/myname"; rm -rf "$tmp"; : > "$expect/top-zip"
+    # Canvas "Download Submissions" names: name[_LATE]_userid_submissionid_file
+    for f in solutions/*/*.cu; do cp "$f" "$subs/zoeemile_LATE_2002_9001_$(basename "$f")"; done
+    : > "$expect/zoeemile_2002"
+    # Moodle "Download all submissions" in folders: Full Name_id_assignsubmission_file_
+    solution_tree "$subs/Émile Zoë_3003_assignsubmission_file_"; : > "$expect/Emile_Zoe_3003"
+    # GitHub Classroom: a clone, .git/ and all, the labs under labs/
+    mkdir -p "$subs/lab1-octocat/labs" "$subs/lab1-octocat/.git/objects"
+    solution_tree "$subs/lab1-octocat/labs"; echo "ref: refs/heads/main" > "$subs/lab1-octocat/.git/HEAD"
+    : > "$expect/lab1-octocat"
+    # lab 05 not handed in: missing in every task of it, the rest full
+    solution_tree "$subs/no-lab05"; rm -rf "$subs/no-lab05/05_soa_aos"
+    printf '05_soa_aos %s missing not handed in\n' 5.1 5.2 5.3 > "$expect/no-lab05"
     (cd labs && { zip -qr "$subs/skel-zip.zip" . 2>/dev/null || tar -czf "$subs/skel-zip.tar.gz" .; })
     echo zero > "$expect/skel-zip"
     head -c 4000 /dev/urandom > "$subs/corrupt.tar.gz"; echo unusable > "$expect/corrupt"

@@ -187,8 +187,8 @@ int cml_plan_make_for(const char *submissions, const char *out, cml_platform for
     for (int s = 0; p->e && s < d.nstudents && p->n < CML_BATCH_MAX; s++)
         add_entry(p, &d, s, out);
     fprintf(stderr, "batch: %s layout, %d student(s)%s\n", cml_platform_name(d.layout), p->n,
-            d.mixed ? " (the download mixes layouts: each entry is read as a plain folder or "
-            "archive; use --platform to choose)" : "");
+            d.mixed ? " (the download mixes layouts: each name is read as its platform writes "
+            "it, the rest as plain folders and archives; --platform chooses one)" : "");
     cml_download_free(&d);
     for (int i = 0; i < p->n; i++)
         if (cml_fmt(path, sizeof path, "%s/students/%s", out, p->e[i].name) == 0)
