@@ -59,6 +59,19 @@ START_TEST(zip_with_a_top_folder_is_graded)
 }
 END_TEST
 
+/* A machine without unzip (the GPU machines have python3 and no unzip): the zip is unpacked
+ * by python3's zipfile module, and graded the same. */
+START_TEST(zip_is_graded_without_unzip)
+{
+    both_labs("myname/labs/", 1);
+    sh("cd %s/shape && zip -qr %s/myname.zip myname", root, sub);
+    setenv("CML_UNZIP", "/nonexistent/unzip", 1);
+    int ok = graded_in_full("myname.zip");
+    unsetenv("CML_UNZIP");
+    ck_assert_msg(ok, "output:\n%s", output);
+}
+END_TEST
+
 START_TEST(tar_gz_with_labs_under_a_top_folder_is_graded)
 {
     both_labs("myname/labs/", 1);
@@ -193,6 +206,7 @@ void find_archives_add(Suite *s)
     tcase_add_checked_fixture(tc, batch_setup, batch_teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, zip_with_a_top_folder_is_graded);
+    tcase_add_test(tc, zip_is_graded_without_unzip);
     tcase_add_test(tc, tar_gz_with_labs_under_a_top_folder_is_graded);
     tcase_add_test(tc, tgz_of_a_flat_folder_is_graded);
     tcase_add_test(tc, plain_tar_of_solutions_shaped_folders_is_graded);

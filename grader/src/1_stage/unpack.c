@@ -98,19 +98,35 @@ static void tool_failed(const cml_proc_result *r, const char *name, char *why, s
             *c = ' ';
 }
 
-/* Run tool on archive into dir (both absolute: the tool runs inside dir), watched. */
-static int unpack_watched(const char *tool_path, const char *archive, enum cml_archive kind,
+/* The tool that unpacks kind, into tool, and its name: tar ($CML_TAR); for a zip, unzip
+ * ($CML_UNZIP), else python3's zipfile module ($CML_PYTHON), which drops ".." and leading "/"
+ * from member names as unzip does (the GPU machines have python3 but no unzip). 0, or -1 when
+ * none is installed. */
+static int find_unpacker(enum cml_archive kind, char *tool, size_t len, const char **name)
+{
+    *name = kind == CML_ARCHIVE_ZIP ? "unzip" : "tar";
+    if (cml_find_tool(kind == CML_ARCHIVE_ZIP ? "CML_UNZIP" : "CML_TAR", *name, tool, len) == 0)
+        return 0;
+    if (kind != CML_ARCHIVE_ZIP)
+        return -1;
+    *name = "python3";
+    return cml_find_tool("CML_PYTHON", "python3", tool, len);
+}
+
+/* Run tool (`name`) on archive into dir (both absolute: the tool runs inside dir), watched. */
+static int unpack_watched(const char *tool_path, const char *name, const char *archive,
                           const char *dir, char *why, size_t len)
 {
     char *tar[] = { (char *)tool_path, "-xf", (char *)archive, "-C", (char *)dir,
                     "--no-same-owner", "--no-same-permissions", NULL };
     char *unzip[] = { (char *)tool_path, "-qq", "-o", (char *)archive, "-d", (char *)dir, NULL };
-    const char *name = kind == CML_ARCHIVE_ZIP ? "unzip" : "tar";
+    char *python[] = { (char *)tool_path, "-I", "-m", "zipfile", "-e", (char *)archive,
+                       (char *)dir, NULL };
     cml_proc_result r;
     unpacked u = { dir, unpack_max_bytes(), 0, 0, 0 };
     const cml_watch_hook watch = { unpacked_too_much, &u };
-    cml_run_watched(kind == CML_ARCHIVE_ZIP ? unzip : tar, dir, CML_UNPACK_TIMEOUT_S, 4096,
-                    &watch, &r);
+    cml_run_watched(!strcmp(name, "tar") ? tar : !strcmp(name, "unzip") ? unzip : python, dir,
+                    CML_UNPACK_TIMEOUT_S, 4096, &watch, &r);
     int too_much = r.watch_stopped || unpacked_too_much(&u); /* also what it left at the end */
     int ok = r.started && r.exited && r.exit_code == 0 && !r.timed_out && !too_much;
     if (too_much) {
@@ -132,16 +148,16 @@ int cml_unpack(const char *archive, enum cml_archive kind, const char *dir, char
                size_t len)
 {
     char tool[CML_PATH];
-    const char *name = kind == CML_ARCHIVE_ZIP ? "unzip" : "tar";
+    const char *name = NULL;
     if (kind == CML_ARCHIVE_NONE) {
         snprintf(why, len, "%.900s is not an archive this grader unpacks (.zip, .tar, .tar.gz, "
                  ".tgz, .tar.xz, .tar.bz2)", archive);
         return -1;
     }
-    if (cml_find_tool(kind == CML_ARCHIVE_ZIP ? "CML_UNZIP" : "CML_TAR", name, tool,
-                      sizeof tool) < 0) {
+    if (find_unpacker(kind, tool, sizeof tool, &name) < 0) {
         snprintf(why, len, "%s is not installed, so the archive was not unpacked: install it "
-                 "(or unpack the archive yourself)", name);
+                 "(or unpack the archive yourself)", kind == CML_ARCHIVE_ZIP ? "neither unzip "
+                 "nor python3" : "tar");
         return -1;
     }
     char *abs_archive = realpath(archive, NULL), *abs_dir = NULL;
@@ -153,7 +169,7 @@ int cml_unpack(const char *archive, enum cml_archive kind, const char *dir, char
     else if (!abs_dir)
         snprintf(why, len, "cannot create %.900s: is the output folder writable?", dir);
     else
-        rc = unpack_watched(tool, abs_archive, kind, abs_dir, why, len);
+        rc = unpack_watched(tool, name, abs_archive, abs_dir, why, len);
     free(abs_archive);
     free(abs_dir);
     return rc;
