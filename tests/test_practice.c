@@ -73,6 +73,20 @@ START_TEST(practice_grade_gives_full_speed_at_the_reference_fraction)
 }
 END_TEST
 
+/* The feedback's bandwidth table and chart: without a reference run the bound is the copy
+ * bandwidth the student's own run measured (the fake's 3000 GB/s), never 0. */
+START_TEST(practice_chart_bound_is_the_runs_copy_bandwidth)
+{
+    const cml_lab_result *lab = grade_lab1(1);
+    const cml_task_result *r = test_task(lab, "1.1");
+    double v[3];
+    const char *bound;
+    cml_chart_values(lab, r, v, &bound);
+    ck_assert_msg(fabs(v[2] - 3000) < 1 && strcmp(bound, "device copy") == 0,
+                  "bound %g (%s)", v[2], bound);
+}
+END_TEST
+
 /* 444 times the reference's time, as a copy launched on 2 blocks of 32 threads measured. */
 START_TEST(practice_grade_takes_speed_points_from_a_slow_kernel)
 {
@@ -204,6 +218,7 @@ Suite *practice_suite(void)
     tcase_add_test(tc, practice_grade_gives_full_speed_at_the_reference_fraction);
     tcase_add_test(tc, practice_grade_takes_speed_points_from_a_slow_kernel);
     tcase_add_test(tc, practice_grade_without_a_bound_judges_no_speed);
+    tcase_add_test(tc, practice_chart_bound_is_the_runs_copy_bandwidth);
     tcase_add_test(tc, full_repository_grades_against_the_reference_as_before);
     tcase_add_test(tc, practice_report_says_practice_grade);
     suite_add_tcase(s, tc);

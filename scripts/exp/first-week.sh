@@ -5,27 +5,38 @@
 #   3. the student bundle: unpacked alone, the solutions' files copied in as a student would,
 #      `make grade` (a practice grade); the skeletons; and a 1.1 copy launched on 2 blocks of 32
 #      threads, graded both in the bundle and by the course grader.
-# Usage: scripts/exp/first-week.sh WORK     Logs under WORK; a table last.
+# Usage: scripts/exp/first-week.sh WORK [HONEST_VARIANT...]     Logs under WORK; a table last.
+# STEPS="sol honest bundle" (the default) chooses the parts; honest variants given as
+# arguments are graded instead of the whole corpus.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 repo=$(pwd)
 work=$(realpath -m "$1")
 rm -rf "$work" && mkdir -p "$work"
+steps=${STEPS:-sol honest bundle}
+want() { [[ " $steps " == *" $1 "* ]]; }
+shift
 score() { grep -ao 'Score: [0-9.]*/[0-9.]*' "$1" | tail -n 1; }
 since() { awk -v s="$1" -v e="$EPOCHREALTIME" 'BEGIN {printf "%.1f", e - s}'; }
 
 # 1. cold solutions
-rm -rf build/cache
-s0=$EPOCHREALTIME
-build/cml-grade grade --submission solutions --out "$work/sol" --no-color > "$work/sol.log" 2>&1
-sol_s=$(since "$s0")
+sol_s=-
+if want sol; then
+    rm -rf build/cache
+    s0=$EPOCHREALTIME
+    build/cml-grade grade --submission solutions --out "$work/sol" --no-color > "$work/sol.log" 2>&1
+    sol_s=$(since "$s0")
+fi
 
 # 2. honest corpus
 build/cml-grade calibrate --out "$work/gpu.cal" > "$work/calibrate.log" 2>&1
-s0=$EPOCHREALTIME
-OUT="$work/honest" JOBS=2 CML_CALIBRATION="$work/gpu.cal" scripts/grade-honest.sh \
-    > "$work/honest.txt" 2>&1
-honest_s=$(since "$s0")
+honest_s=-
+if want honest; then
+    s0=$EPOCHREALTIME
+    OUT="${TMPDIR:-/tmp}/first-week/honest" JOBS=2 CML_CALIBRATION="$work/gpu.cal" \
+        scripts/grade-honest.sh "$@" > "$work/honest.txt" 2>&1
+    honest_s=$(since "$s0")
+fi
 
 # 3. the bundle, alone in a fresh folder
 make student-bundle BUNDLE="$work/bundle.tar.gz" > "$work/bundle.log" 2>&1
@@ -47,14 +58,22 @@ bundle_grade() { # $1 name, $2 what to copy into labs/ (solutions, slow or nothi
     (cd "$top" && make -j16 all > "$work/bundle-$1-make.log" 2>&1 && \
      make grade ${3:+LAB=$3} > "$work/bundle-$1.log" 2>&1)
 }
-s0=$EPOCHREALTIME
-bundle_grade solutions solutions
-bundle_s=$(since "$s0")
-bundle_grade skeletons none
-bundle_grade slow slow 01
-slow_copy "$work/slow-course"
-build/cml-grade grade --submission "$work/slow-course" --lab 01 --out "$work/slow-course-out" \
-    --calibration "$work/gpu.cal" --no-color > "$work/slow-course.log" 2>&1
+bundle_s=-
+if want bundle; then
+    s0=$EPOCHREALTIME
+    bundle_grade solutions solutions
+    bundle_s=$(since "$s0")
+    bundle_grade skeletons none
+    bundle_grade slow slow 01
+    slow_copy "$work/slow-course"
+    build/cml-grade grade --submission "$work/slow-course" --lab 01 --out "$work/slow-course-out" \
+        --calibration "$work/gpu.cal" --no-color > "$work/slow-course.log" 2>&1
+    cp "${TMPDIR:-/tmp}"/first-week/b-*/cuda-memory-labs/build/grade/summary.tsv "$work/" 2>/dev/null
+    for b in solutions skeletons slow; do
+        cp "${TMPDIR:-/tmp}/first-week/b-$b/cuda-memory-labs/build/grade/feedback.md" \
+            "$work/bundle-$b-feedback.md" 2>/dev/null
+    done
+fi
 task11() { awk -F'\t' '$2 == "1.1" {print $3, $4 "/" $5}' "$1"; }
 
 echo "== first-week ($(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n 1))"

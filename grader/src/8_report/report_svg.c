@@ -41,7 +41,10 @@ void cml_chart_values(const cml_lab_result *lab, const cml_task_result *r, doubl
     v[0] = r->gbps;
     v[1] = isfinite(speedup) && speedup > 0 ? r->gbps * speedup : 0;
     *bound_name = chk && chk->link ? "host link" : "device copy";
-    v[2] = chk && chk->link ? link_bound(lab, r) : lab->ref_run.copy_gbps;
+    /* a practice grade has no reference run: the copy bandwidth is the student run's own */
+    v[2] = chk && chk->link ? link_bound(lab, r)
+           : lab->ref_run.copy_gbps > 0 ? lab->ref_run.copy_gbps
+           : r->copy_fraction > 0 && isfinite(r->copy_fraction) ? r->gbps / r->copy_fraction : 0;
     for (int i = 0; i < 3; i++)
         v[i] = isfinite(v[i]) && v[i] > 0 ? v[i] : 0;
 }
