@@ -115,6 +115,13 @@ START_TEST(canvas_gradebook_import_has_canvas_columns_and_points_possible)
     ck_assert_msg(strstr(csv, want) && strstr(csv, "\r\nleeann,1003,,,,"), "no row %s in:\n%s",
                   want, csv);
     free(csv);
+    /* the gradebook keeps Canvas's LATE marker for the instructor's late policy */
+    csv = out_file("gradebook.csv");
+    ck_assert_msg(csv && strstr(csv, ",late\r\n") && strstr(csv, "\r\ndoejane,") &&
+                  strstr(strstr(csv, "\r\ndoejane,"), ",late\r\n") &&
+                  strstr(strstr(csv, "\r\nsmithjohn,"), ",\r\n"), "gradebook.csv:\n%s",
+                  csv ? csv : "(none)");
+    free(csv);
     free(fb);
 }
 END_TEST

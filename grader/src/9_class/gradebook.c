@@ -56,7 +56,7 @@ static void write_csv(FILE *f, const void *ctx)
     csv_cell(f, "student", ',');
     for (int l = 0; l < b->nlabs; l++)
         csv_cell(f, b->labs[l], ',');
-    fputs("total,max,status\r\n", f); /* RFC 4180 ends lines with CRLF */
+    fputs("total,max,status,late\r\n", f); /* RFC 4180 ends lines with CRLF */
     for (int i = 0; i < b->n; i++) {
         const cml_book_row *r = &b->rows[i];
         double total = 0, max = 0;
@@ -68,7 +68,9 @@ static void write_csv(FILE *f, const void *ctx)
         }
         points_cell(f, r->graded, total, ',');
         points_cell(f, r->graded, max, ',');
-        csv_cell(f, r->status, '\r');
+        csv_cell(f, r->status, ',');
+        /* the platform's late marker (Canvas's LATE): the policy is the instructor's to apply */
+        csv_cell(f, b->e[i].who.late ? "late" : "", '\r');
         fputc('\n', f);
     }
 }
