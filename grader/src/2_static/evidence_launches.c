@@ -103,9 +103,8 @@ static int write_launches(const lr_object *o, const char *file, const char *ev)
     for (int i = 0; i < o->nrels; i++) {
         const lr_func *fn = lr_func_at(o, o->rels[i].section, o->rels[i].offset);
         const char *to = fn ? launch_target(o, &o->rels[i]) : NULL;
-        char ext[512];
         if (to && !generated(fn->name) && strcmp(fn->name, to) != 0 && kernel_symbol(o, to))
-            fprintf(f, "%s %s\n", fn->name, external(to, ext, sizeof ext));
+            fprintf(f, "%s %s\n", fn->name, to);
     }
     return fclose(f) == 0 ? 0 : -1;
 }

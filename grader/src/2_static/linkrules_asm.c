@@ -106,14 +106,14 @@ void lr_check_asm_source(lr_ctx *c, const char *dir, const char *keep_dir, const
         char end = l[n];
         l[n] = b[n] = '\0';
         lineno++;
-        if (cml_line_marker(l, &lineno, file, sizeof file)) {
-        } else if (l[0] == '#') {
+        const char *a = NULL;
+        if (l[0] == '#' && !cml_line_marker(l, &lineno, file, sizeof file)) {
             skip += strncmp(l, "#if", 3) == 0 && (skip || strcmp(l, "#if 0") == 0);
             skip -= skip && strncmp(l, "#endif", 6) == 0;
-        } else if (!skip && strcmp(file, cu) == 0 && find_asm(b)) {
+        } else if (l[0] != '#' && !skip && strcmp(file, cu) == 0 && (a = find_asm(b))) {
             lr_say(c, "host code at %s:%ld uses inline assembly ('%.60s'): only device code "
                    "may; move it into a __device__ function or drop it (rule: asm)", file,
-                   lineno, l + (find_asm(b) - b));
+                   lineno, l + (a - b));
         }
         l += n + (end != '\0');
         b += n + (end != '\0');
