@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "platform.h"
+#include "unpack.h"
 
 #define CML_BATCH_MAX 4096
 
@@ -75,11 +76,11 @@ int cml_collect(const char *out, const cml_plan *p, char *err, size_t errlen);
  * a control character a space), cut at a character boundary to fit len. */
 void cml_folder_name(const char *name, char *out, size_t len);
 void cml_display_name(const char *name, char *out, size_t len);
-/* batch_plan.c's archive handling, shared with platform_gather.c: the archive kind of a file
- * name (1 tar, 2 zip, 0 none; *stem the name without its extension), and the watched
- * unpacking of one into dir (created afresh): 0, or -1 with a "not graded: ..." reason. */
-int cml_plan_archive_kind(const char *name, char *stem, size_t len);
-int cml_plan_extract(const char *archive, int kind, const char *dir, char *why, size_t len);
+/* An archive (kind from cml_archive_kind, unpack.h) unpacked into dir, created afresh, by
+ * cml_unpack: 0, or -1 with why as a plan entry's "not graded: ..." reason. Shared with
+ * platform_gather.c. */
+int cml_plan_extract(const char *archive, enum cml_archive kind, const char *dir, char *why,
+                     size_t len);
 
 /* A random 53-bit seed (main.c's, shared). */
 uint64_t cml_random_seed(void);

@@ -76,7 +76,8 @@ static void add_entry(cml_plan *p, const cml_download *d, int s, const char *out
     char src[CML_PATH]; /* the item; from: its top-level name in the download */
     cml_fmt(src, sizeof src, "%s/%s", d->dir, it->file);
     cml_fmt(e->from, sizeof e->from, "%s/%.*s", d->dir, (int)strcspn(it->file, "/"), it->file);
-    if (strpbrk(src, "\t\n\r") || strpbrk(st->who.display, "\t\n\r")) { /* plan.tsv is tab-separated, one entry a line */
+    /* plan.tsv is tab-separated, one entry a line */
+    if (strpbrk(src, "\t\n\r") || strpbrk(st->who.display, "\t\n\r")) {
         snprintf(e->unusable, sizeof e->unusable, "not graded: its name holds a tab or a line "
                  "break; rename it");
     } else if (!st->gather && !kind) {
@@ -201,15 +202,10 @@ int cml_plan_make_for(const char *submissions, const char *out, cml_platform for
 }
 
 /* Contract in batch.h. */
-int cml_plan_archive_kind(const char *name, char *stem, size_t len)
+int cml_plan_extract(const char *archive, enum cml_archive kind, const char *dir, char *why,
+                     size_t len)
 {
-    return (int)cml_archive_kind(name, stem, len);
-}
-
-/* Contract in batch.h. */
-int cml_plan_extract(const char *archive, int kind, const char *dir, char *why, size_t len)
-{
-    return extract(archive, (enum cml_archive)kind, dir, why, len);
+    return extract(archive, kind, dir, why, len);
 }
 
 /* Contract in batch.h. */

@@ -2,6 +2,7 @@
  * plain student folder or archive; the layout is the one all names share, and the students
  * are the names grouped by the platform's user id. */
 #include "platform.h"
+#include "unpack.h"
 #include "batch.h"
 #include "util.h"
 
@@ -105,7 +106,8 @@ static int classify(const char *dir, const char *name, cml_identity *w, cml_item
         cml_fmt(path, sizeof path, "%s/%s", dir, name) < 0 || stat(path, &st) < 0)
         return NAME_STRAY;
     it->is_dir = S_ISDIR(st.st_mode);
-    it->archive = S_ISREG(st.st_mode) && cml_plan_archive_kind(name, stem, sizeof stem) > 0;
+    it->archive = S_ISREG(st.st_mode) &&
+                  cml_archive_kind(name, stem, sizeof stem) != CML_ARCHIVE_NONE;
     snprintf(it->file, sizeof it->file, "%s", name);
     if (S_ISREG(st.st_mode) && parse_canvas(name, w, it) == 0)
         return NAME_CANVAS;
@@ -175,21 +177,13 @@ static cml_platform decide(cml_download *d, cml_platform forced, const int *kind
            classroom_prefix(d, kind) ? CML_PF_GITHUB : CML_PF_FOLDERS;
 }
 
-/* The plan entry's name from a platform name: Latin-1 letters without their accents, spaces
- * as '_', then "_id" ("Émile Zoë", 20001: "Emile_Zoe_20001"). */
+/* The plan entry's name from a platform name: the name as the platform wrote it, then "_id"
+ * ("Émile Zoë", 20001: "Émile Zoë_20001"); the plan makes it a folder name (cml_folder_name:
+ * "Emile_Zoe_20001"), the one place names are transliterated. */
 static void entry_base(const cml_identity *w, char *out, size_t len)
 {
-    static const char FOLD[] = "AAAAAAACEEEEIIIIDNOOOOOxOUUUUYTsaaaaaaaceeeeiiiidnooooo_ouuuuyty";
-    size_t n = 0;
-    for (const unsigned char *c = (const unsigned char *)w->display; *c && n + 1 < len; c++) {
-        if (c[0] == 0xC3 && c[1] >= 0x80 && c[1] <= 0xBF)
-            out[n++] = FOLD[*++c - 0x80];
-        else if (*c < 0x80)
-            out[n++] = *c == ' ' ? '_' : (char)*c;
-    }
-    out[n] = '\0';
-    if (w->id[0] && strcmp(w->platform, "github") != 0)
-        cml_fmt(out + n, len - n, "_%s", w->id);
+    int id = w->id[0] && strcmp(w->platform, "github") != 0;
+    snprintf(out, len, "%s%s%s", w->display, id ? "_" : "", id ? w->id : "");
 }
 
 /* The student of item i: the existing one with the same id (grouped platforms), else new. */
@@ -225,7 +219,7 @@ static int plain(cml_item *it, cml_identity *w, cml_platform layout, size_t skip
     if (!it->is_dir && !it->archive)
         return -1;
     if (it->archive)
-        cml_plan_archive_kind(it->file, stem, sizeof stem);
+        cml_archive_kind(it->file, stem, sizeof stem);
     snprintf(w->display, sizeof w->display, "%.255s", it->archive ? stem : it->file);
     snprintf(w->platform, sizeof w->platform, "folders");
     if (layout == CML_PF_GITHUB && it->is_dir) {
@@ -248,7 +242,7 @@ static void moodle_archive_inside(const char *dir, cml_item *it)
             snprintf(only, sizeof only, "%s", e->d_name);
     if (dp)
         closedir(dp);
-    if (n == 1 && cml_plan_archive_kind(only, stem, sizeof stem) > 0 &&
+    if (n == 1 && cml_archive_kind(only, stem, sizeof stem) != CML_ARCHIVE_NONE &&
         cml_fmt(path, sizeof path, "%s/%s", it->file, only) == 0 && strlen(path) < sizeof it->file) {
         snprintf(it->file, sizeof it->file, "%s", path);
         it->is_dir = 0;

@@ -3,6 +3,7 @@
  * original names, so staging finds them as in any student folder; and the identity kept
  * beside the student's grading record. */
 #include "platform.h"
+#include "unpack.h"
 #include "batch.h"
 #include "json_write.h"
 #include "stage.h"
@@ -46,9 +47,9 @@ int cml_download_gather(const cml_download *d, int s, const char *dest, char *wh
             archive = i;
     if (archive >= 0) {
         const cml_item *a = &d->items[archive];
-        int kind = cml_plan_archive_kind(a->original, stem, sizeof stem);
+        enum cml_archive kind = cml_archive_kind(a->original, stem, sizeof stem);
         if (cml_fmt(src, sizeof src, "%s/%s", d->dir, a->file) < 0 ||
-            cml_plan_extract(src, kind ? kind : 2, dest, why, len) < 0)
+            cml_plan_extract(src, kind ? kind : CML_ARCHIVE_ZIP, dest, why, len) < 0)
             return -1;
     } else if (cml_rmtree(dest) < 0 || cml_mkdirs(dest) < 0) {
         snprintf(why, len, "not graded: cannot create %.200s", dest);
@@ -79,7 +80,7 @@ int cml_download_open(const char *submissions, const char *out, char *dir, size_
     /* absolute: tar and unzip run in the folder they unpack into */
     char *abs = submissions ? realpath(submissions, NULL) : NULL;
     int kind = abs && stat(abs, &st) == 0 && S_ISREG(st.st_mode)
-                   ? cml_plan_archive_kind(abs, stem, sizeof stem) : 0;
+                   ? cml_archive_kind(abs, stem, sizeof stem) : CML_ARCHIVE_NONE;
     int rc = abs && (kind || S_ISDIR(st.st_mode)) ? 0 : -1;
     if (rc < 0)
         snprintf(err, errlen, "cannot read the submissions folder %s: give --submissions a "
