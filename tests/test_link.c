@@ -12,12 +12,14 @@
 #include "grade.h"
 #include "helpers.h"
 #include "linkrules.h"
+#include "planted.h"
 #include "stage.h"
 #include "suites.h"
 #include "util.h"
 
 static cml_lab_spec *lab01;
-static cml_build attack, legit;
+static cml_build attack, legit, partial;
+#define PARTIAL_BUG "tests/planted/01_coalescing/debug_log_in_two_wrappers"
 static char work[64];
 
 /* Stage lab 01 with the solution plus tests/attacks/link/<extra> as its student file. */
@@ -40,6 +42,20 @@ static void stage_with(const char *extra, const char *name, cml_build *b)
         fprintf(stderr, "link suite: %s\n", err);
 }
 
+/* Stage lab 01 with the solution and a planted patch as its student file. */
+static void stage_planted(const char *bug, const char *name, cml_build *b)
+{
+    char sub[CML_PATH], err[1024];
+    cml_fmt(sub, sizeof sub, "%s/%s", work, name);
+    *b = (cml_build){ .spec = lab01, .cc = cml_default_cc(), .timeout_s = 600 };
+    cml_mkdirs(sub);
+    if (planted_materialize(test_root(), "01_coalescing", test_path(bug), sub, err,
+                            sizeof err) < 0 ||
+        cml_stage(test_root(), lab01, CML_SIDE_STUDENT, sub, work, b->dir, sizeof b->dir, err,
+                  sizeof err) != 0)
+        fprintf(stderr, "link suite: %s\n", err);
+}
+
 static void build_both(void)
 {
     char err[512];
@@ -52,14 +68,16 @@ static void build_both(void)
     }
     stage_with("attacks.cu", "attack", &attack);
     stage_with("legit.cu", "legit", &legit);
-    cml_build *const both[] = { &attack, &legit };
-    cml_build_all(both, 2, 2);
+    stage_planted(PARTIAL_BUG, "partial", &partial);
+    cml_build *const all[] = { &attack, &legit, &partial };
+    cml_build_all(all, 3, 3);
 }
 
 static void clean_both(void)
 {
     cml_build_free(&attack);
     cml_build_free(&legit);
+    cml_build_free(&partial);
     cml_rmtree(work);
     free(lab01);
 }
@@ -97,9 +115,38 @@ START_TEST(rejects_a_strong_copy_of_a_harness_function)
 }
 END_TEST
 
-START_TEST(rejects_a_c_linkage_kernel_named_like_libc)
+/* The build log of b has a line with both texts. */
+static int log_has(const cml_build *b, const char *x, const char *y)
 {
-    assert_rejects("defines 'getrandom', a kernel with C linkage", "(rule: defines)");
+    for (const char *l = b->log ? b->log : ""; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+        char line[1200];
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(l, "\n"), l);
+        if (strstr(line, x) && strstr(line, y))
+            return 1;
+    }
+    return 0;
+}
+
+/* What nm -P says of the linked copy of b's coalescing.o: symbol name's letter, or 0. */
+static char linked_symbol(const cml_build *b, const char *name)
+{
+    char cmd[CML_PATH + 64], line[512], want[300], type = 0;
+    cml_fmt(cmd, sizeof cmd, "nm -P '%s/coalescing.link.o'", b->dir);
+    snprintf(want, sizeof want, "%s ", name);
+    FILE *p = popen(cmd, "r");
+    while (p && fgets(line, sizeof line, p))
+        if (strncmp(line, want, strlen(want)) == 0)
+            type = line[strlen(want)];
+    if (p)
+        pclose(p);
+    return type;
+}
+
+START_TEST(makes_a_c_linkage_kernel_file_local_instead_of_refusing_it)
+{
+    ck_assert_msg(log_has(&attack, "'getrandom' made file-local", "no other file uses it") &&
+                  !log_has(&attack, "link rule:", "defines 'getrandom'"),
+                  "%.5000s", attack.log ? attack.log : "");
 }
 END_TEST
 
@@ -169,10 +216,50 @@ START_TEST(rejects_an_asm_statement_in_host_code)
 }
 END_TEST
 
-START_TEST(rejects_an_exported_global_variable)
+START_TEST(makes_an_exported_global_variable_file_local_instead_of_refusing_it)
 {
-    assert_rejects("defines 'exportedCounter', a global variable (make it static)",
-                   "(rule: defines)");
+    ck_assert_msg(log_has(&attack, "'exportedCounter' made file-local", "") &&
+                  !log_has(&attack, "link rule:", "defines 'exportedCounter'"),
+                  "%.5000s", attack.log ? attack.log : "");
+}
+END_TEST
+
+/* tests/planted/01_coalescing/debug_log_in_two_wrappers: fopen in a helper that the wrappers
+ * of 1.2a and 1.3 call. The lab builds; exactly those two tasks are refused. */
+START_TEST(refused_call_costs_only_the_tasks_whose_wrappers_reach_it)
+{
+    cml_lab_result *r = calloc(1, sizeof *r);
+    int skip[CML_MAX_TASKS];
+    ck_assert_msg(partial.ok, "did not build:\n%.5000s", partial.log ? partial.log : "");
+    int n = cml_refuse_tasks(lab01, partial.refused, r, skip);
+    char got[64];
+    snprintf(got, sizeof got, "%d %d %d %d", skip[0], skip[1], skip[2], skip[3]);
+    ck_assert_msg(n == 2 && strcmp(got, "0 1 0 1") == 0 &&
+                  r->tasks[1].status == CML_STATUS_BUILD_ERROR &&
+                  strstr(r->tasks[3].detail, "(rule: calls"),
+                  "refused %d, skip %s, refused lines:\n%s", n, got,
+                  partial.refused ? partial.refused : "(none)");
+    free(r);
+}
+END_TEST
+
+START_TEST(refused_call_points_at_a_trap_in_the_linked_object)
+{
+    ck_assert_msg(partial.ok, "did not build");
+    ck_assert_msg(!linked_symbol(&partial, "fopen") && !linked_symbol(&partial, "fclose") &&
+                  linked_symbol(&partial, CML_LINK_TRAP "0") == 'U' &&
+                  linked_symbol(&partial, CML_LINK_TRAP "1") == 'U',
+                  "fopen %c, trap 0 %c", linked_symbol(&partial, "fopen"),
+                  linked_symbol(&partial, CML_LINK_TRAP "0"));
+}
+END_TEST
+
+START_TEST(global_variable_and_c_helper_are_linked_file_local)
+{
+    ck_assert_msg(linked_symbol(&partial, "launchesLogged") == 'b' &&
+                  linked_symbol(&partial, "count_launch") == 't',
+                  "launchesLogged %c, count_launch %c", linked_symbol(&partial, "launchesLogged"),
+                  linked_symbol(&partial, "count_launch"));
 }
 END_TEST
 
@@ -199,15 +286,15 @@ END_TEST
 
 START_TEST(missing_objdump_means_not_enforced_never_a_fail)
 {
-    char *report = NULL;
+    cml_link_outcome out;
     char *cu[] = { "coalescing.cu" }, *pristine[] = { "harness.o", "common/cml_lab.o" };
     setenv("CML_OBJDUMP", "/nonexistent/objdump", 1);
-    int rc = cml_link_check(&lab01->link, attack.dir, cu, 1, pristine, 2, "kept", &report);
+    int rc = cml_link_check(&lab01->link, attack.dir, cu, 1, pristine, 2, "kept", &out);
     unsetenv("CML_OBJDUMP");
-    ck_assert_msg(rc == CML_LINK_NOT_ENFORCED && report &&
-                  strstr(report, "link rules not enforced: objdump not found"),
-                  "rc %d, report: %s", rc, report ? report : "(none)");
-    free(report);
+    ck_assert_msg(rc == CML_LINK_NOT_ENFORCED && out.report &&
+                  strstr(out.report, "link rules not enforced: objdump not found"),
+                  "rc %d, report: %s", rc, out.report ? out.report : "(none)");
+    cml_link_outcome_free(&out);
 }
 END_TEST
 
@@ -243,7 +330,7 @@ Suite *link_suite(void)
     tcase_add_test(tc, rejects_a_definition_of_clock_gettime);
     tcase_add_test(tc, rejects_a_definition_of_main);
     tcase_add_test(tc, rejects_a_strong_copy_of_a_harness_function);
-    tcase_add_test(tc, rejects_a_c_linkage_kernel_named_like_libc);
+    tcase_add_test(tc, makes_a_c_linkage_kernel_file_local_instead_of_refusing_it);
     tcase_add_test(tc, rejects_an_operator_new_replacement);
     tcase_add_test(tc, rejects_a_static_constructor);
     tcase_add_test(tc, rejects_a_global_object_with_a_destructor);
@@ -255,7 +342,10 @@ Suite *link_suite(void)
     tcase_add_test(tc, rejects_cuda_get_driver_entry_point);
     tcase_add_test(tc, rejects_a_syscall_instruction_in_host_code);
     tcase_add_test(tc, rejects_an_asm_statement_in_host_code);
-    tcase_add_test(tc, rejects_an_exported_global_variable);
+    tcase_add_test(tc, makes_an_exported_global_variable_file_local_instead_of_refusing_it);
+    tcase_add_test(tc, refused_call_costs_only_the_tasks_whose_wrappers_reach_it);
+    tcase_add_test(tc, refused_call_points_at_a_trap_in_the_linked_object);
+    tcase_add_test(tc, global_variable_and_c_helper_are_linked_file_local);
     tcase_add_test(tc, rejects_a_line_directive);
     tcase_add_test(tc, violation_is_the_first_line_of_the_log);
     tcase_add_test(tc, passes_correct_code_written_differently);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "grade.h"
 #include "spec.h"
 #include "suites.h"
 
@@ -265,6 +266,50 @@ START_TEST(reports_missing_spec_file)
 }
 END_TEST
 
+START_TEST(parses_the_api_functions_a_task_calls)
+{
+    ck_assert_int_eq(load(LAB_HEAD "link_api f g h\n" TASK_1_1 "api g h\n"), 0);
+    ck_assert_int_eq(spec.tasks[0].napi, 2);
+    ck_assert_str_eq(spec.tasks[0].api[1], "h");
+}
+END_TEST
+
+START_TEST(rejects_an_api_function_not_in_link_api)
+{
+    assert_rejected(LAB_HEAD "link_api f\n" TASK_1_1 "api g\n", 8, "not a function of the "
+                    "lab's link_api");
+}
+END_TEST
+
+/* Every shipped task names the API functions its harness code calls, and every API function
+ * is some task's: a link rule broken in one wrapper then costs only the tasks that call it. */
+START_TEST(every_shipped_task_names_its_api_functions)
+{
+    cml_lab_spec *all = calloc(CML_MAX_LABS, sizeof *all);
+    int n = cml_load_specs(test_root(), NULL, all, CML_MAX_LABS, err, sizeof err);
+    char msg[300] = "";
+    ck_assert_msg(n == 7, "%d specs: %s", n, err);
+    for (int l = 0; l < n && !msg[0]; l++) {
+        const cml_link_rules *r = &all[l].link;
+        for (int t = 0; t < all[l].ntasks && !msg[0]; t++)
+            if (all[l].tasks[t].napi == 0)
+                snprintf(msg, sizeof msg, "%s task %s has no 'api'", all[l].lab,
+                         all[l].tasks[t].id);
+        for (int i = 0; i < r->n && !msg[0]; i++) {
+            int used = r->names[i].list != CML_LINK_API;
+            for (int t = 0; t < all[l].ntasks && !used; t++)
+                for (int a = 0; a < all[l].tasks[t].napi; a++)
+                    used |= strcmp(all[l].tasks[t].api[a], r->names[i].pattern) == 0;
+            if (!used)
+                snprintf(msg, sizeof msg, "%s: no task's 'api' names %s", all[l].lab,
+                         r->names[i].pattern);
+        }
+    }
+    free(all);
+    ck_assert_msg(!msg[0], "%s", msg);
+}
+END_TEST
+
 /* The spec reader's suite. */
 Suite *spec_suite(void)
 {
@@ -279,6 +324,8 @@ Suite *spec_suite(void)
     tcase_add_test(ok, ignores_comments_blank_lines_and_indentation);
     tcase_add_test(ok, keeps_hash_inside_a_word);
     tcase_add_test(ok, finds_task_by_id);
+    tcase_add_test(ok, parses_the_api_functions_a_task_calls);
+    tcase_add_test(ok, every_shipped_task_names_its_api_functions);
     tcase_add_test(bad, rejects_unknown_directive);
     tcase_add_test(bad, rejects_task_directive_before_any_task);
     tcase_add_test(bad, rejects_lab_directive_after_a_task);
@@ -298,6 +345,7 @@ Suite *spec_suite(void)
     tcase_add_test(bad, rejects_paths_in_student_file_names);
     tcase_add_test(bad, rejects_spec_without_lab);
     tcase_add_test(bad, reports_missing_spec_file);
+    tcase_add_test(bad, rejects_an_api_function_not_in_link_api);
     suite_add_tcase(s, ok);
     suite_add_tcase(s, bad);
     spec_draw_add(s);

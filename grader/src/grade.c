@@ -196,8 +196,11 @@ static void compiled_only(const cml_lab_spec *spec, lab_build *b, const cml_grad
     keep_log(b, r);
     cml_technique_env te = { b->student.ev_dir, b->student.ev_digest, NULL, b->student.cc,
                              g->seed, NULL, 0 };
+    int skip[CML_MAX_TASKS];
+    cml_refuse_tasks(spec, b->student.refused, r, skip);
     for (int t = 0; t < spec->ntasks; t++) /* ptx, sass, forbid need no GPU: reported */
-        cml_technique_task(spec, &spec->tasks[t], &te, &r->tasks[t]);
+        if (!skip[t])
+            cml_technique_task(spec, &spec->tasks[t], &te, &r->tasks[t]);
 }
 
 /* Seed, submission, start time, host. */
@@ -254,6 +257,7 @@ static void finish_lab(const cml_grade_opts *o, const cml_lab_spec *spec, lab_bu
     lro.ref_sha = b->reference.bin_sha;
     lro.cc = b->student.cc;
     lro.practice = practice_lab(o->root, spec);
+    lro.refused = b->student.refused;
     if (o->student_bin)
         cml_grade_lab_with_binaries(spec, o->student_bin, lro.practice ? NULL : o->ref_bin,
                                     &lro, r);

@@ -32,6 +32,9 @@ typedef struct {
      * student's runs also measure the pinned link (--link-bw), and speed is scored against
      * the spec's practice_fraction (cml_score_task_practice) */
     int practice;
+    /* the build's link-rule lines held by code some API functions reach (cml_build.refused):
+     * the tasks that call those functions are build errors and never run; NULL: none */
+    const char *refused;
 } cml_run_opts;
 
 /* Grade one lab from built binaries: one reference run with --no-output for the timed cases
@@ -43,16 +46,23 @@ typedef struct {
 int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bin,
                                 const char *ref_bin, const cml_run_opts *o, cml_lab_result *out);
 
+/* The tasks of spec that call an API function named in `refused` (cml_run_opts.refused) get
+ * build-error with that line, and skip[t] = 1 (else 0); out->max_score stays the lab's. The
+ * number of such tasks. */
+int cml_refuse_tasks(const cml_lab_spec *spec, const char *refused, cml_lab_result *out,
+                     int *skip);
+
 /* grade_shared.c, tasks that share one run of the student's binary: cml_shared_runs_on says
  * whether it is on (the default; CML_SHARED_RUNS=0 turns it off); cml_shared_group_end the
  * first task after the group that starts at t0 (its cases fit one run; t0 + 1 at least);
+ * skip[t] marks tasks that are not run (a group ends before one);
  * cml_grade_tasks_shared runs tasks [t0, t1) once and fills out[t0..t1) as per-task runs would,
  * 1; or 0 with nothing filled when the run did not end cleanly (then each task is run alone);
  * cml_shared_verdict_stands whether a task's verdict from a shared run stands (passed, slow,
  * todo), else the task is graded again in a run of its own. */
 int cml_shared_runs_on(void);
 int cml_shared_verdict_stands(const cml_task_result *r);
-int cml_shared_group_end(const cml_lab_spec *spec, int t0);
+int cml_shared_group_end(const cml_lab_spec *spec, int t0, const int *skip);
 int cml_grade_tasks_shared(const cml_lab_spec *spec, int t0, int t1, const char *bin,
                            const char *ref_bin, const cml_run_record *ref,
                            const cml_run_opts *o, cml_task_result *out);

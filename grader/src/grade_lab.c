@@ -127,6 +127,48 @@ static void techniques(const cml_lab_spec *spec, const char *bin, const cml_run_
                 shared ? " (the solved tasks' ncu cases in one run)" : "");
 }
 
+/* Whether task t calls API function api (its `api` list; none listed: every one). */
+static int task_calls(const cml_task_spec *t, const char *api, size_t len)
+{
+    for (int i = 0; i < t->napi; i++)
+        if (strlen(t->api[i]) == len && strncmp(t->api[i], api, len) == 0)
+            return 1;
+    return t->napi == 0;
+}
+
+/* Contract in grade.h. */
+int cml_refuse_tasks(const cml_lab_spec *spec, const char *refused, cml_lab_result *out,
+                     int *skip)
+{
+    int n = 0;
+    for (int t = 0; t < spec->ntasks; t++) {
+        const char *line = NULL;
+        size_t len = 0;
+        for (const char *l = refused ? refused : ""; *l && !line; l += strcspn(l, "\n"),
+             l += *l == '\n') {
+            size_t api = strcspn(l, " \n");
+            if (l[api] == ' ' && task_calls(&spec->tasks[t], l, api))
+                line = l, len = strcspn(l, "\n");
+        }
+        skip[t] = line != NULL;
+        if (!line)
+            continue;
+        cml_task_result *r = &out->tasks[t];
+        out->max_score -= r->max_score; /* counted again below, as every task is */
+        memset(r, 0, sizeof *r);
+        r->spec = &spec->tasks[t];
+        size_t api = strcspn(line, " ");
+        cml_award(r, CML_STATUS_BUILD_ERROR, "%.*s (in code that %.*s reaches, which this task "
+                  "calls: not run; the lab's other tasks are graded)", (int)(len - api - 1),
+                  line + api + 1, (int)api, line);
+        for (int c = 0; c < r->spec->ncases; c++)
+            snprintf(r->cases[c].reason, sizeof r->cases[c].reason, "build-error");
+        out->max_score += r->max_score;
+        n++;
+    }
+    return n;
+}
+
 /* Contract in grade.h. */
 int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bin,
                                 const char *ref_bin, const cml_run_opts *o, cml_lab_result *out)
@@ -149,9 +191,14 @@ int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bi
     }
     if (ref_bin) /* else no reference timings: no performance points can be computed */
         cml_reference_runs(spec, ref_bin, o, out, ref);
-    int rc = 0, ran[CML_MAX_TASKS], shared = cml_shared_runs_on();
+    int rc = 0, ran[CML_MAX_TASKS] = { 0 }, skip[CML_MAX_TASKS], shared = cml_shared_runs_on();
+    cml_refuse_tasks(spec, o->refused, out, skip);
     for (int t = 0; t < spec->ntasks;) {
-        int end = shared ? cml_shared_group_end(spec, t) : t + 1;
+        if (skip[t]) { /* a link rule its code broke: a build error, never run */
+            t++;
+            continue;
+        }
+        int end = shared ? cml_shared_group_end(spec, t, skip) : t + 1;
         int done = end > t + 1 && cml_grade_tasks_shared(spec, t, end, student_bin, ref_bin,
                                                          ref, o, out->tasks);
         for (; t < end; t++) { /* a task the shared run did not settle runs alone */

@@ -173,6 +173,7 @@ static const struct {
     {"perf", TASK, spec_perf},
     {"practice_fraction", TASK, spec_practice_fraction},
     {"hint", TASK, spec_hint},
+    {"api", TASK, spec_api},
     {"ptx", TASK, spec_ptx},
     {"sass", TASK, spec_sass},
     {"forbid", TASK, spec_forbid},

@@ -45,6 +45,7 @@ int spec_case(spec_parser *p, char *args);
 int spec_perf(spec_parser *p, char *args);
 int spec_practice_fraction(spec_parser *p, char *args);
 int spec_hint(spec_parser *p, char *args);
+int spec_api(spec_parser *p, char *args);
 /* The comma-separated parameters of a case ("n=4097,time") into c (text, fields, timed). */
 int spec_case_params(spec_parser *p, cml_case_spec *c, char *params);
 

@@ -87,6 +87,26 @@ int spec_hint(spec_parser *p, char *args)
     return rest_of_line(p, "hint", args, p->task->hint, sizeof p->task->hint);
 }
 
+/* `api <function>...`: names of the lab's link_api (given before the first task). */
+int spec_api(spec_parser *p, char *args)
+{
+    cml_task_spec *t = p->task;
+    for (char *w = spec_word(&args); w; w = spec_word(&args)) {
+        int known = 0;
+        for (int i = 0; i < p->spec->link.n && !known; i++)
+            known = p->spec->link.names[i].list == CML_LINK_API &&
+                    strcmp(p->spec->link.names[i].pattern, w) == 0;
+        if (!known)
+            return spec_fail(p, "'api %s': not a function of the lab's link_api (name it there, "
+                             "before the first task)", w);
+        if (t->napi == CML_MAX_TASK_API || strlen(w) >= sizeof t->api[0])
+            return spec_fail(p, "'api': at most %d names of at most %zu characters",
+                             CML_MAX_TASK_API, sizeof t->api[0] - 1);
+        strcpy(t->api[t->napi++], w);
+    }
+    return t->napi ? 0 : spec_fail(p, "'api' names at least one function of link_api");
+}
+
 int spec_check(spec_parser *p, char *args)
 {
     char *name = spec_word(&args);

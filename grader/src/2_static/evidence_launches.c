@@ -14,13 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whether f is code nvcc writes for every kernel rather than code that launches one. */
-static int generated(const char *f)
-{
-    return strstr(f, "__device_stub_") || strstr(f, "cudaRegister") ||
-           strstr(f, "cudaEntityRegister") || strstr(f, "__sti__");
-}
-
 /* name with the internal-linkage marks of its mangling dropped (_ZL11k -> _Z11k,
  * _ZN2nsL11k -> _ZN2ns11k): nvcc gives a template kernel's host function internal linkage,
  * while its stub's name holds the external spelling. Into buf. */
@@ -103,63 +96,21 @@ static int write_launches(const lr_object *o, const char *file, const char *ev)
     for (int i = 0; i < o->nrels; i++) {
         const lr_func *fn = lr_func_at(o, o->rels[i].section, o->rels[i].offset);
         const char *to = fn ? launch_target(o, &o->rels[i]) : NULL;
-        if (to && !generated(fn->name) && strcmp(fn->name, to) != 0 && kernel_symbol(o, to))
+        if (to && !lr_generated(fn->name) && strcmp(fn->name, to) != 0 && kernel_symbol(o, to))
             fprintf(f, "%s %s\n", fn->name, to);
     }
     return fclose(f) == 0 ? 0 : -1;
 }
 
-/* The function a reference belongs to: "f.cold" (the part of f that gcc moved out of line) is
- * f's. Into buf. */
-static const char *whole(const char *name, char *buf, size_t len)
-{
-    const char *cold = strstr(name, ".cold");
-    snprintf(buf, len, "%.*s", (int)(cold ? (size_t)(cold - name) : strlen(name)), name);
-    return buf;
-}
-
-/* The name a relocation refers to: a symbol, or for a section symbol (".text+0x40", how the
- * assembler names a file-local function in another section) the function at that place, for
- * a call 4 bytes past the addend. NULL when it is neither. */
-static const char *rel_target(const lr_object *o, const lr_reloc *r)
-{
-    if (r->target[0] != '.')
-        return r->target;
-    const lr_func *f = lr_func_at(o, r->target, (uint64_t)r->addend);
-    f = f ? f : lr_func_at(o, r->target, (uint64_t)(r->addend + 4));
-    return f ? f->name : NULL;
-}
-
-/* ev/<file>.calls: "caller target" for each symbol a host function refers to, from its
- * relocations (library calls, other files' functions) and its direct calls and jumps in the
- * disassembly (a file-local function in the same section needs no relocation: `call 0
- * <_ZL6helperPf>`). A `calls` check (calls_check.c) walks these lines. */
+/* ev/<file>.calls: "caller target" for each symbol a host function refers to or calls
+ * (linkrules_calls.c); a `calls` check (calls_check.c) walks these lines. */
 static int write_calls(const lr_object *o, const char *file, const char *ev)
 {
-    char path[CML_PATH], func[256] = "", a[256], b[256], to[256];
-    FILE *f = cml_fmt(path, sizeof path, "%s/%s.calls", ev, file) == 0 ? fopen(path, "w") : NULL;
-    if (!f)
-        return -1;
-    for (int i = 0; i < o->nrels; i++) {
-        const lr_func *fn = lr_func_at(o, o->rels[i].section, o->rels[i].offset);
-        const char *to = fn ? rel_target(o, &o->rels[i]) : NULL;
-        if (to && !generated(fn->name) && strcmp(whole(fn->name, a, sizeof a),
-                                                  whole(to, b, sizeof b)) != 0)
-            fprintf(f, "%s %s\n", a, b);
-    }
-    for (const char *l = o->disasm; l && *l; l += strcspn(l, "\n"), l += *l == '\n') {
-        size_t len = strcspn(l, "\n");
-        if (lr_disasm_header(l, len, func, sizeof func))
-            continue;
-        const char *lt = memchr(l, '<', len), *gt = lt ? memchr(lt, '>', l + len - lt) : NULL;
-        int branch = memmem(l, len, "\tcall", 5) || memmem(l, len, "\tjmp", 4);
-        if (!branch || !gt || memchr(lt, '+', (size_t)(gt - lt)) || generated(func))
-            continue;
-        snprintf(to, sizeof to, "%.*s", (int)(gt - lt - 1), lt + 1);
-        if (strcmp(whole(func, a, sizeof a), whole(to, b, sizeof b)) != 0)
-            fprintf(f, "%s %s\n", a, b);
-    }
-    return fclose(f) == 0 ? 0 : -1;
+    char path[CML_PATH], *text = lr_calls_text(o);
+    int rc = text && cml_fmt(path, sizeof path, "%s/%s.calls", ev, file) == 0 &&
+             cml_write_file(path, text, strlen(text)) == 0 ? 0 : -1;
+    free(text);
+    return rc;
 }
 
 /* Contract in evidence.h. */

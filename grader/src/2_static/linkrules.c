@@ -12,45 +12,6 @@
 
 #include "util.h"
 
-/* Appends a formatted line to *buf. */
-static void append(char **buf, size_t *len, const char *prefix, const char *fmt, va_list ap)
-{
-    char line[1024];
-    int n = snprintf(line, sizeof line, "%s", prefix);
-    vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
-    size_t add = strlen(line), have = *buf ? strlen(*buf) : 0;
-    char *grown = realloc(*buf, have + add + 2);
-    if (!grown)
-        return;
-    memcpy(grown + have, line, add);
-    memcpy(grown + have + add, "\n", 2);
-    *buf = grown;
-    *len = have + add + 1;
-}
-
-/* Contract in linkrules_int.h. */
-void lr_say(lr_ctx *c, const char *fmt, ...)
-{
-    char prefix[320];
-    if (c->nsaid++ >= LR_MAX_LINES)
-        return;
-    snprintf(prefix, sizeof prefix, "link rule: %s ", c->obj);
-    va_list ap;
-    va_start(ap, fmt);
-    append(&c->log, &c->len, prefix, fmt, ap);
-    va_end(ap);
-}
-
-/* Contract in linkrules_int.h. */
-void lr_note(lr_ctx *c, const char *fmt, ...)
-{
-    size_t len = 0;
-    va_list ap;
-    va_start(ap, fmt);
-    append(&c->notes, &len, "", fmt, ap);
-    va_end(ap);
-}
-
 /* Whether any harness or common object defines (strong or weak) / references sym. */
 static int pristine_defines(const lr_ctx *c, const char *sym, char *type)
 {
@@ -87,8 +48,17 @@ static int is_kernel(const lr_ctx *c, const char *sym)
 #define WHAT_MAY "a student file may define only the lab's API functions, its kernels and " \
                  "file-local helpers"
 
-/* One global definition of the object being checked. */
-static void check_define(lr_ctx *c, const char *sym, char type)
+/* Whether a student object other than self refers to sym. */
+static int student_references(const lr_ctx *c, const lr_object *self, const char *sym)
+{
+    for (int i = 0; i < c->nstudent; i++)
+        if (&c->student[i] != self && lr_references(&c->student[i], sym))
+            return 1;
+    return 0;
+}
+
+/* One global definition of object o, the one being checked. */
+static void check_define(lr_ctx *c, const lr_object *o, const char *sym, char type)
 {
     static const char *const NEW_DELETE[] = { "_Znw*", "_Zna*", "_Zdl*", "_Zda*", NULL };
     static const char *const RUNTIME[] = { "_ZSt*", "_ZNSt*", "_ZNKSt*", "_ZN9__gnu_cxx*",
@@ -107,11 +77,17 @@ static void check_define(lr_ctx *c, const char *sym, char type)
                sym, WHAT_MAY);
     else if (api || cml_link_match(c->r, CML_LINK_INTERNAL, sym, NULL))
         return;
-    else if (strncmp(sym, "_Z", 2) != 0 && !(weak && pristine_defines(c, sym, NULL)))
-        lr_say(c, "defines '%s'%s: %s (rule: defines)", sym,
+    else if (strncmp(sym, "_Z", 2) != 0 && !(weak && pristine_defines(c, sym, NULL)) &&
+             (weak || student_references(c, o, sym)))
+        lr_say(c, "defines '%s'%s, which %s: %s (rule: defines)", sym,
                is_kernel(c, sym) ? ", a kernel with C linkage (drop its extern \"C\")"
                : strchr("BCDGRSV", type) ? ", a global variable (make it static)" : "",
-               WHAT_MAY);
+               weak ? "is weak" : "another of your files uses", WHAT_MAY);
+    else if (strncmp(sym, "_Z", 2) != 0 && !weak) { /* no other file sees it: made its own */
+        lr_edit(c, "--localize-symbol", sym);
+        lr_note(c, "link: %s: '%s' made file-local (as if declared static): no other file "
+                "uses it", c->obj, sym);
+    }
     else if (!weak && glob_any(sym, RUNTIME))
         lr_say(c, "defines '%s' in the C++ runtime's namespaces: %s (rule: defines)", sym,
                WHAT_MAY);
@@ -126,18 +102,55 @@ static int student_defines(const lr_ctx *c, const lr_object *self, const char *s
     return 0;
 }
 
-/* One undefined symbol of object o: on an allow-list, else refused (by name when denied). */
+/* The functions of o whose code refers to sym, whole (at most max); -1 when other code
+ * (data, nvcc's registration) refers to it too, or there are more: then no task holds it. */
+static int origins_of(const lr_object *o, const char *sym, char (*out)[256], int max)
+{
+    int n = 0;
+    for (int i = 0; i < o->nrels; i++) {
+        if (strcmp(o->rels[i].target, sym) != 0)
+            continue;
+        const lr_func *f = lr_func_at(o, o->rels[i].section, o->rels[i].offset);
+        char name[256];
+        if (!f || lr_generated(f->name))
+            return -1;
+        lr_whole_function(f->name, name, sizeof name);
+        int known = 0;
+        for (int k = 0; k < n && !known; k++)
+            known = strcmp(out[k], name) == 0;
+        if (!known && n == max)
+            return -1;
+        if (!known)
+            strcpy(out[n++], name);
+    }
+    return n;
+}
+
+/* One undefined symbol of object o: on an allow-list, else refused (by name when denied). A
+ * refused call costs the tasks whose API functions reach the code that makes it, and is
+ * pointed at the trap in the linked copy of the object. */
 static void check_call(lr_ctx *c, const lr_object *o, const char *sym)
 {
     const char *group = NULL;
+    char origins[LR_MAX_ORIGINS][256], trap[300];
     if (student_defines(c, o, sym) || cml_link_match(c->r, CML_LINK_CALLS, sym, NULL) ||
         cml_link_match(c->r, CML_LINK_HOOK, sym, NULL)) /* hooks: checked where they are used */
         return;
-    if (cml_link_match(c->r, CML_LINK_DENY, sym, &group))
-        lr_say(c, "calls '%s': refused in every lab (rule: calls (%s))", sym, group);
-    else if (!pristine_defines(c, sym, NULL) && !cml_link_match(c->r, CML_LINK_COMMON, sym, NULL))
-        lr_say(c, "calls '%s': not on the lab's list of allowed calls (link_calls in its spec, "
-               "calls in " CML_LINK_RULES_FILE ") (rule: calls)", sym);
+    int denied = cml_link_match(c->r, CML_LINK_DENY, sym, &group);
+    if (!denied && (pristine_defines(c, sym, NULL) ||
+                    cml_link_match(c->r, CML_LINK_COMMON, sym, NULL)))
+        return;
+    int n = c->ntraps < CML_LINK_TRAPS ? origins_of(o, sym, origins, LR_MAX_ORIGINS) : -1;
+    snprintf(trap, sizeof trap, "%s=" CML_LINK_TRAP "%d", sym, c->ntraps++);
+    if (n >= 0) /* else no task holds it, and the lab is not linked */
+        lr_edit(c, "--redefine-sym", trap);
+    if (denied)
+        lr_say_from(c, origins, n < 0 ? 0 : n, "calls '%s': refused in every lab "
+                    "(rule: calls (%s))", sym, group);
+    else
+        lr_say_from(c, origins, n < 0 ? 0 : n, "calls '%s': not on the lab's list of allowed "
+                    "calls (link_calls in its spec, calls in " CML_LINK_RULES_FILE ") "
+                    "(rule: calls)", sym);
 }
 
 /* The function a relocation target names: itself, or the function at section+addend. */
@@ -178,6 +191,7 @@ static void check_object(lr_ctx *c, int k, const char *dir, const char *keep_dir
 {
     const lr_object *o = &c->student[k];
     char path[CML_PATH];
+    c->ntraps = 0;
     c->ptx = cml_fmt(path, sizeof path, "%s/%s/%.*s.ptx", dir, keep_dir, (int)(strlen(cu) - 3),
                      cu) == 0 ? cml_read_text(path, (size_t)64 << 20, NULL) : NULL;
     for (int i = 0; i < o->nsyms; i++) {
@@ -185,7 +199,7 @@ static void check_object(lr_ctx *c, int k, const char *dir, const char *keep_dir
         if (lr_is_undefined(t))
             check_call(c, o, o->syms[i].name);
         else if (t == 'u' || t == 'i' || (t >= 'A' && t <= 'Z' && t != 'N'))
-            check_define(c, o->syms[i].name, t);
+            check_define(c, o, o->syms[i].name, t);
     }
     check_outside_main(c, o);
     lr_check_instructions(c, o);
@@ -211,45 +225,70 @@ static int read_objects(lr_ctx *c, lr_object *objs, char *const *names, int n, i
     return 0;
 }
 
+/* c->calls: the calls text of every student object, one after the other. */
+static void read_calls(lr_ctx *c)
+{
+    size_t len = 0;
+    for (int k = 0; k < c->nstudent; k++) {
+        char *t = lr_calls_text(&c->student[k]);
+        if (t)
+            cml_appendf(&c->calls, &len, "%s", t);
+        free(t);
+    }
+}
+
+/* Contract in linkrules.h. */
+void cml_link_outcome_free(cml_link_outcome *o)
+{
+    free(o->report);
+    free(o->by_api);
+    free(o->edits);
+    *o = (cml_link_outcome){ 0 };
+}
+
 /* Contract in linkrules.h. */
 int cml_link_check(const cml_link_rules *r, const char *dir, char *const *student_cu,
                    int nstudent, char *const *pristine_o, int npristine, const char *keep_dir,
-                   char **report)
+                   cml_link_outcome *out)
 {
     char nm[CML_PATH], objdump[CML_PATH], why[300];
-    *report = NULL;
+    *out = (cml_link_outcome){ 0 };
     if (!r->common_loaded || lr_find_tools(nm, objdump, sizeof nm, why, sizeof why) < 0) {
-        if (asprintf(report, "link rules not enforced: %s\n", r->common_loaded ? why :
+        if (asprintf(&out->report, "link rules not enforced: %s\n", r->common_loaded ? why :
                      "no " CML_LINK_RULES_FILE " was loaded") < 0)
-            *report = NULL;
+            out->report = NULL;
         return CML_LINK_NOT_ENFORCED;
     }
     lr_object *objs = calloc((size_t)(nstudent + npristine), sizeof *objs);
     lr_ctx c = { .r = r, .student = objs, .nstudent = nstudent, .pristine = objs + nstudent,
                  .npristine = npristine };
     if (objs && read_objects(&c, objs, student_cu, nstudent, 1, nm, objdump, dir) == 0 &&
-        read_objects(&c, objs + nstudent, pristine_o, npristine, 0, nm, objdump, dir) == 0)
+        read_objects(&c, objs + nstudent, pristine_o, npristine, 0, nm, objdump, dir) == 0) {
+        read_calls(&c);
         for (int k = 0; k < nstudent; k++) {
             char obj[CML_PATH];
             snprintf(obj, sizeof obj, "%.*s.o", (int)strlen(student_cu[k]) - 3, student_cu[k]);
             c.obj = obj;
             check_object(&c, k, dir, keep_dir, student_cu[k]);
         }
+    }
     for (int i = 0; objs && i < nstudent + npristine; i++)
         lr_object_free(&objs[i]);
     free(objs);
+    free(c.calls);
     if (c.nsaid > LR_MAX_LINES) {
         c.obj = "";
         lr_note(&c, "link rule: ... and %d more", c.nsaid - LR_MAX_LINES);
     }
-    if (!objs || c.nsaid) {
-        if (asprintf(report, "%s%s", c.log ? c.log : "link rule: out of memory\n",
-                     c.notes ? c.notes : "") < 0)
-            *report = NULL;
-        free(c.log);
-        free(c.notes);
+    size_t len = 0;
+    if (!objs)
+        cml_appendf(&out->report, &len, "link rule: out of memory\n");
+    cml_appendf(&out->report, &len, "%s%s", c.log ? c.log : "", c.notes ? c.notes : "");
+    free(c.log);
+    free(c.notes);
+    out->by_api = c.by_api;
+    out->edits = c.edits;
+    if (!objs || c.whole)
         return CML_LINK_VIOLATED;
-    }
-    *report = c.notes;
-    return CML_LINK_PASSED;
+    return c.by_api ? CML_LINK_SOME_API : CML_LINK_PASSED;
 }

@@ -14,7 +14,33 @@
 #define CML_LINK_RULES_FILE "grader/specs/link.rules"
 
 /* Outcome of cml_link_check. */
-enum cml_link_result { CML_LINK_PASSED = 0, CML_LINK_NOT_ENFORCED = 1, CML_LINK_VIOLATED = 2 };
+enum cml_link_result {
+    CML_LINK_PASSED = 0,
+    CML_LINK_NOT_ENFORCED = 1,
+    CML_LINK_VIOLATED = 2, /* a violation no API function's code holds: the lab is not linked */
+    CML_LINK_SOME_API = 3  /* every violation sits in code some API functions reach: the lab
+                              is linked, and only the tasks that call those functions fail */
+};
+
+/* The functions refused calls are redirected to before the link (common/cml_lab.cpp), one
+ * per refused symbol of an object (objcopy maps no two symbols to one name): "<prefix><k>",
+ * k < CML_LINK_TRAPS. A refused call that a path the rules could not see still reaches ends
+ * the run there. An object with more refused symbols costs its whole lab. */
+#define CML_LINK_TRAP "cml_link_refused_"
+#define CML_LINK_TRAPS 32
+
+/* What cml_link_check found; each field malloc'd or NULL (cml_link_outcome_free). */
+typedef struct {
+    char *report; /* one "link rule: ..." line per violation, then notes (what was not enforced,
+                     what was made file-local) */
+    char *by_api; /* CML_LINK_SOME_API: "<api function> <violation line>" per API function
+                     whose code reaches a violation */
+    char *edits;  /* "<object> <objcopy option> <argument>" lines, applied to a copy of each
+                     student object that is linked: --redefine-sym S=<a trap> for a refused
+                     call, --localize-symbol S for a global definition no other file uses */
+} cml_link_outcome;
+
+void cml_link_outcome_free(cml_link_outcome *o);
 
 /* Append the names of one directive line (whitespace-separated patterns) to r under `list`
  * (and `group` for deny). 0, or -1 with a message (no file:line) in err. */
@@ -30,14 +56,23 @@ int cml_link_rules_load(const char *path, cml_link_rules *r, char *err, size_t e
  * goes to *group when non-NULL. */
 int cml_link_match(const cml_link_rules *r, int list, const char *sym, const char **group);
 
+/* The link_api name that symbol sym defines (by its C name, or as a C++ function by its
+ * top-level name), or NULL when it is none of the lab's API. */
+const char *cml_link_api_of(const cml_link_rules *r, const char *sym);
+
 /* Check the student objects of a staged folder. student_cu[i] is a student source relative to
  * dir, compiled to <base>.o beside it with nvcc --keep --keep-dir <keep_dir> (relative to dir);
- * pristine_o are the harness and common objects (relative to dir). Returns CML_LINK_PASSED,
- * CML_LINK_NOT_ENFORCED (no link.rules loaded, or nm/objdump missing: *report says so) or
- * CML_LINK_VIOLATED (*report: one "link rule: ..." line per violation). *report is malloc'd
- * or NULL; free it. */
+ * pristine_o are the harness and common objects (relative to dir). Returns a cml_link_result
+ * and fills *out (NOT_ENFORCED: no link.rules loaded, or nm/objdump missing, and the report
+ * says so). */
 int cml_link_check(const cml_link_rules *r, const char *dir, char *const *student_cu,
                    int nstudent, char *const *pristine_o, int npristine, const char *keep_dir,
-                   char **report);
+                   cml_link_outcome *out);
+
+/* The edits of cml_link_check's outcome for student object obj (relative to dir) applied with
+ * objcopy into dir/linked. 1 when applied, 0 when obj has none (link it as it is), -1 with
+ * why (objcopy missing or failed). */
+int cml_link_apply(const char *edits, const char *dir, const char *obj, const char *linked,
+                   char *why, size_t whylen);
 
 #endif /* CML_LINKRULES_H */

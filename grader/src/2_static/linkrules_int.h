@@ -7,6 +7,7 @@
 #include "linkrules_obj.h"
 
 #define LR_MAX_LINES 40 /* violations listed; the rest are counted */
+#define LR_MAX_ORIGINS 16 /* functions that make one refused call, kept to find its tasks */
 
 typedef struct {
     const cml_link_rules *r;
@@ -20,10 +21,27 @@ typedef struct {
     size_t len;
     int nsaid;
     char *notes;                /* what was not enforced (malloc'd) */
+    char *calls;                /* "caller target" lines of every student object (malloc'd) */
+    int whole;                  /* violations that cost the whole lab */
+    int ntraps;                 /* refused symbols of the object being checked */
+    char *by_api;               /* "<api> <line>" per API function reaching a violation */
+    size_t by_api_len;
+    char *edits;                /* "<object> <objcopy option>" lines (linkrules.h) */
+    size_t edits_len;
 } lr_ctx;
 
-/* One violation line "link rule: <obj> <text>". */
+/* One violation line "link rule: <obj> <text>" that costs the whole lab. */
 void lr_say(lr_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One violation line held by the functions `origins` of the object being checked: it costs
+ * the tasks of the API functions that reach one of them, or the whole lab when none does. */
+void lr_say_from(lr_ctx *c, char (*origins)[256], int norigins, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* One line of c->edits: the object being checked gets `option` before it is linked. */
+void lr_edit(lr_ctx *c, const char *option, const char *sym);
+
+/* linkrules_reach.c: the API functions (link_api names, space-separated, each once) whose
+ * code reaches one of the functions `origins`, along c->calls; "" when none does. */
+void lr_reachers(const lr_ctx *c, char (*origins)[256], int norigins, char *buf, size_t len);
 /* One note line (not a violation). */
 void lr_note(lr_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

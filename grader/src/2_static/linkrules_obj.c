@@ -230,3 +230,48 @@ int lr_disasm_header(const char *line, size_t len, char *buf, size_t blen)
     snprintf(buf, blen, "%.*s", (int)(line + len - 2 - lt - 1), lt + 1);
     return 1;
 }
+
+/* Contract in linkrules.h. */
+int cml_link_apply(const char *edits, const char *dir, const char *obj, const char *linked,
+                   char *why, size_t whylen)
+{
+    char objcopy[CML_PATH];
+    size_t n = strlen(obj), k = 0, cap = 8;
+    char **argv = malloc(cap * sizeof *argv);
+    int rc = argv ? 0 : -1;
+    for (const char *l = edits ? edits : ""; rc == 0 && *l; l += strcspn(l, "\n"),
+         l += *l == '\n') {
+        const char *opt = l + n + 1, *arg = opt + strcspn(opt, " \n");
+        if (strncmp(l, obj, n) != 0 || l[n] != ' ' || *arg != ' ')
+            continue;
+        char **grown = k + 6 > cap ? realloc(argv, (cap *= 2) * sizeof *argv) : argv;
+        if (!grown) {
+            rc = -1;
+            break;
+        }
+        argv = grown;
+        argv[++k] = strndup(opt, (size_t)(arg - opt));
+        argv[++k] = strndup(arg + 1, strcspn(arg + 1, "\n"));
+    }
+    if (rc == 0 && k && find_tool("CML_OBJCOPY", "objcopy", objcopy, sizeof objcopy) < 0) {
+        snprintf(why, whylen, "objcopy not found ($CML_OBJCOPY or PATH; install binutils)");
+        rc = -1;
+    }
+    if (rc == 0 && k) {
+        argv[0] = objcopy;
+        argv[k + 1] = (char *)obj;
+        argv[k + 2] = (char *)linked;
+        argv[k + 3] = NULL;
+        cml_proc_result r;
+        cml_run(argv, NULL, dir, -1, TOOL_TIMEOUT_S, 1u << 16, &r);
+        if (!r.started || !r.exited || r.exit_code != 0) {
+            snprintf(why, whylen, "objcopy on %s failed: %.200s", obj, r.output ? r.output : "");
+            rc = -1;
+        }
+        cml_proc_result_free(&r);
+    }
+    for (size_t i = 1; argv && i <= k; i++)
+        free(argv[i]);
+    free(argv);
+    return rc < 0 ? -1 : k > 0;
+}

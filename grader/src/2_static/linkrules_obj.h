@@ -59,6 +59,14 @@ const lr_func *lr_data_at(const lr_object *o, const char *section, uint64_t offs
  * name into buf (capped) when it is. */
 int lr_disasm_header(const char *line, size_t len, char *buf, size_t blen);
 
+/* linkrules_calls.c: "caller target\n" for every function of o that a host function (not
+ * nvcc's per-kernel code) refers to or calls; malloc'd, NULL when out of memory. */
+char *lr_calls_text(const lr_object *o);
+/* Whether f is code nvcc writes for every kernel (stubs, registration), not the student's. */
+int lr_generated(const char *f);
+/* The function a piece of code belongs to: "f.cold" (moved out of line by gcc) is f's. */
+const char *lr_whole_function(const char *name, char *buf, size_t len);
+
 /* nm letters. */
 int lr_is_undefined(char type);
 int lr_is_weak(char type); /* W V u: a later definition may lose to an earlier one */

@@ -56,6 +56,18 @@ static void top_level_name(const char *sym, char *buf, size_t len)
 }
 
 /* Contract in linkrules.h. */
+const char *cml_link_api_of(const cml_link_rules *r, const char *sym)
+{
+    char top[128];
+    top_level_name(sym, top, sizeof top);
+    for (int i = 0; i < r->n; i++)
+        if (r->names[i].list == CML_LINK_API && (strcmp(r->names[i].pattern, sym) == 0 ||
+                                                 strcmp(r->names[i].pattern, top) == 0))
+            return r->names[i].pattern;
+    return NULL;
+}
+
+/* Contract in linkrules.h. */
 int cml_link_match(const cml_link_rules *r, int list, const char *sym, const char **group)
 {
     char top[128];

@@ -155,13 +155,35 @@ static void prepend(char **log, char *first)
     free(first);
 }
 
+/* The copy of student object o that is linked, when the link rules' edits touch it:
+ * "<base>.link.o" into *linked (else *linked stays NULL: o is linked as compiled, and the
+ * evidence reads o either way). 0, or -1 with the reason in the log. */
+static int link_copy(cml_build *b, const char *edits, const char *o, char **linked)
+{
+    char why[400], line[500];
+    if (asprintf(linked, "%.*s.link.o", (int)strlen(o) - 2, o) < 0) {
+        *linked = NULL;
+        return -1;
+    }
+    int rc = cml_link_apply(edits, b->dir, o, *linked, why, sizeof why);
+    if (rc < 0) {
+        snprintf(line, sizeof line, "grader error: %s\n", why);
+        append(&b->log, line);
+    }
+    if (rc <= 0) {
+        free(*linked);
+        *linked = NULL;
+    }
+    return rc < 0 ? -1 : 0;
+}
+
 /* Compile every student file to an object (kept files under kept/), check it against the link
  * rules, compile the harness and common objects, and link them harness first. 0 on success. */
 static int compile_check_link(cml_build *b, char *const *args)
 {
     char *student[CML_MAX_FILES], *pristine[CML_MAX_FILES + CML_NCOMMON];
     char *objs[2 * CML_MAX_FILES + CML_NCOMMON + 3];
-    char kept[CML_PATH], *report = NULL;
+    char kept[CML_PATH];
     int ns = 0, np = 0, rc = 0;
     if (cml_fmt(kept, sizeof kept, "%s/kept", b->dir) < 0 || cml_mkdirs(kept) < 0)
         rc = -1;
@@ -181,26 +203,35 @@ static int compile_check_link(cml_build *b, char *const *args)
         char *const step[] = { "-c", cu, "-o", o, NULL };
         rc = o ? nvcc_step(b, args, step, &b->log) : -1;
     }
-    char *cus[CML_MAX_FILES];
+    char *cus[CML_MAX_FILES], *linked[CML_MAX_FILES] = { 0 };
     for (int i = 0, k = 0; i < b->spec->nfiles; i++)
         if (cml_is_cu(b->spec->files[i]))
             cus[k++] = (char *)b->spec->files[i];
-    if (rc == 0 && cml_link_check(&b->spec->link, b->dir, cus, ns, pristine, np, "kept",
-                                  &report) == CML_LINK_VIOLATED)
-        rc = -1;
-    prepend(&b->log, report);
+    cml_link_outcome lo = { 0 };
+    int verdict = rc == 0 ? cml_link_check(&b->spec->link, b->dir, cus, ns, pristine, np,
+                                           "kept", &lo) : CML_LINK_PASSED;
+    rc = verdict == CML_LINK_VIOLATED ? -1 : rc;
+    prepend(&b->log, lo.report);
+    lo.report = NULL;
+    for (int i = 0; i < ns && rc == 0; i++) /* the linked copies: refused calls trapped */
+        rc = link_copy(b, lo.edits, student[i], &linked[i]);
+    if (verdict == CML_LINK_SOME_API) {
+        b->refused = lo.by_api;
+        lo.by_api = NULL;
+    }
+    cml_link_outcome_free(&lo);
     int n = 0;
     objs[n++] = "-o";
     objs[n++] = "lab";
     for (int i = 0; i < np; i++)
         objs[n++] = pristine[i];
     for (int i = 0; i < ns; i++)
-        objs[n++] = student[i];
+        objs[n++] = linked[i] ? linked[i] : student[i];
     objs[n] = NULL;
     if (rc == 0)
         rc = nvcc_step(b, args, objs, &b->log);
     for (int i = 0; i < ns; i++)
-        free(student[i]);
+        free(student[i]), free(linked[i]);
     for (int i = 0; i < np; i++)
         free(pristine[i]);
     return rc;
@@ -229,7 +260,7 @@ int cml_build_lab(cml_build *b)
     char arch[32], *args[MAX_ARGS], key[96], built[CML_PATH];
     double t0 = cml_now();
     b->ok = b->cached = 0;
-    b->log = NULL;
+    b->log = b->refused = NULL;
     b->bin_sha[0] = b->ev_dir[0] = b->ev_digest[0] = '\0';
     lab_args(b, arch, sizeof arch, args);
     uint64_t h = b->cache_dir ? build_hash(b, args) : 0;
@@ -276,5 +307,6 @@ void cml_build_all(cml_build *const *b, int n, int max_parallel)
 void cml_build_free(cml_build *b)
 {
     free(b->log);
-    b->log = NULL;
+    free(b->refused);
+    b->log = b->refused = NULL;
 }

@@ -38,6 +38,9 @@ typedef struct {
     char ev_dir[CML_PATH];  /* with evidence: the evidence folder and its digest */
     char ev_digest[CML_SHA256_HEX];
     char *log;              /* compiler output (capped) and why it failed; malloc'd or NULL */
+    char *refused;          /* built, but link rules broken in code some API functions reach:
+                               "<api function> <link rule line>" lines (linkrules.h); the
+                               tasks that call those functions are build errors; malloc'd */
     double wall_s;
 } cml_build;
 

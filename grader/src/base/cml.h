@@ -19,6 +19,7 @@
 #define CML_MAX_FILES 8
 #define CML_MAX_MISMATCH 5 /* first mismatches kept for the report */
 #define CML_MAX_TECH 8     /* technique checks per task */
+#define CML_MAX_TASK_API 6 /* `api` names per task */
 #define CML_SANITIZERS 4   /* compute-sanitizer's tools: memcheck, racecheck, synccheck,
                               initcheck, in that order (spec_sanitize.c names them) */
 #define CML_RACECHECK 1
@@ -72,6 +73,11 @@ typedef struct {
     unsigned sanitize_off; /* bit k: compute-sanitizer tool k is not run (`sanitize`); 0: all */
     int nsanitize_cases; /* `sanitize_case` lines: the cases the tools run (0: chosen) */
     char sanitize_cases[CML_MAX_SANITIZE_CASES][128];
+    /* `api`: the lab's API functions (link_api) the harness calls for this task. A link rule
+     * broken in code that only some API functions reach costs the tasks that call them
+     * (linkrules.h); 0 names: every API function, so such a break costs this task too. */
+    int napi;
+    char api[CML_MAX_TASK_API][64];
 } cml_task_spec;
 
 /* Link rules (linkrules.h): the names a student object may define and call. The lab's own

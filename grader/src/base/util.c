@@ -133,6 +133,24 @@ uint64_t cml_fnv1a(uint64_t h, const void *p, size_t n)
 }
 
 /* Contract in util.h. */
+int cml_appendf(char **buf, size_t *len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int add = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *grown = add < 0 ? NULL : realloc(*buf, *len + (size_t)add + 1);
+    if (!grown)
+        return -1;
+    va_start(ap, fmt);
+    vsnprintf(grown + *len, (size_t)add + 1, fmt, ap);
+    va_end(ap);
+    *buf = grown;
+    *len += (size_t)add;
+    return 0;
+}
+
+/* Contract in util.h. */
 int cml_self_exe(char *buf, size_t len)
 {
     ssize_t n = readlink("/proc/self/exe", buf, len - 1);

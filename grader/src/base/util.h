@@ -15,6 +15,11 @@ double cml_now(void);
 int cml_fmt(char *buf, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Append a formatted text to the malloc'd string *buf of length *len (both updated; *buf may
+ * start NULL). -1 when out of memory (then *buf is unchanged). */
+int cml_appendf(char **buf, size_t *len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* The whole file as a malloc'd NUL-terminated string of at most `max` bytes (the rest is
  * ignored); *len gets the length when len is non-NULL. NULL with errno set on failure. */
 char *cml_read_text(const char *path, size_t max, size_t *len);

@@ -1,0 +1,91 @@
+/* Who calls whom in a student object, from its relocations (library calls, other files'
+ * functions) and the direct calls and jumps of its disassembly (a file-local function in the
+ * same section needs no relocation: `call 0 <_ZL6helperPf>`). Two readers: the `calls`
+ * technique check, through the build's ev/<file>.calls evidence (evidence_launches.c), and
+ * the link rules, which find the API functions whose code reaches a refused call
+ * (linkrules_reach.c). References made through data (a table of function pointers) are not
+ * followed: a refused call reached only that way costs the whole lab, never less. */
+#include "linkrules_obj.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Contract in linkrules_obj.h. */
+int lr_generated(const char *f)
+{
+    return strstr(f, "__device_stub_") || strstr(f, "cudaRegister") ||
+           strstr(f, "cudaEntityRegister") || strstr(f, "__sti__");
+}
+
+/* Contract in linkrules_obj.h. */
+const char *lr_whole_function(const char *name, char *buf, size_t len)
+{
+    const char *cold = strstr(name, ".cold");
+    snprintf(buf, len, "%.*s", (int)(cold ? (size_t)(cold - name) : strlen(name)), name);
+    return buf;
+}
+
+/* The name a relocation refers to: a symbol, or for a section symbol (".text+0x40", how the
+ * assembler names a file-local function in another section) the function at that place, for
+ * a call 4 bytes past the addend. NULL when it is neither. */
+static const char *rel_target(const lr_object *o, const lr_reloc *r)
+{
+    if (r->target[0] != '.')
+        return r->target;
+    const lr_func *f = lr_func_at(o, r->target, (uint64_t)r->addend);
+    f = f ? f : lr_func_at(o, r->target, (uint64_t)(r->addend + 4));
+    return f ? f->name : NULL;
+}
+
+/* Appends "a b\n" to the growing text t (length *len, capacity *cap); -1 when out of memory. */
+static int edge(char **t, size_t *len, size_t *cap, const char *a, const char *b)
+{
+    size_t add = strlen(a) + strlen(b) + 2;
+    if (*len + add + 1 > *cap) {
+        size_t want = *cap * 2 + add;
+        char *grown = realloc(*t, want);
+        if (!grown)
+            return -1;
+        *t = grown;
+        *cap = want;
+    }
+    *len += (size_t)sprintf(*t + *len, "%s %s\n", a, b);
+    return 0;
+}
+
+/* Contract in linkrules_obj.h. */
+char *lr_calls_text(const lr_object *o)
+{
+    char *t = NULL, func[256] = "", a[256], b[256], to[256];
+    size_t len = 0, cap = 4096;
+    int bad = 0;
+    if (!(t = malloc(cap)))
+        return NULL;
+    t[0] = '\0';
+    for (int i = 0; !bad && i < o->nrels; i++) {
+        const lr_func *fn = lr_func_at(o, o->rels[i].section, o->rels[i].offset);
+        const char *target = fn ? rel_target(o, &o->rels[i]) : NULL;
+        if (target && !lr_generated(fn->name) &&
+            strcmp(lr_whole_function(fn->name, a, sizeof a),
+                   lr_whole_function(target, b, sizeof b)) != 0)
+            bad = edge(&t, &len, &cap, a, b) < 0;
+    }
+    for (const char *l = o->disasm; !bad && l && *l; l += strcspn(l, "\n"), l += *l == '\n') {
+        size_t n = strcspn(l, "\n");
+        if (lr_disasm_header(l, n, func, sizeof func))
+            continue;
+        const char *lt = memchr(l, '<', n), *gt = lt ? memchr(lt, '>', l + n - lt) : NULL;
+        int branch = memmem(l, n, "\tcall", 5) || memmem(l, n, "\tjmp", 4);
+        if (!branch || !gt || memchr(lt, '+', (size_t)(gt - lt)) || lr_generated(func))
+            continue;
+        snprintf(to, sizeof to, "%.*s", (int)(gt - lt - 1), lt + 1);
+        if (strcmp(lr_whole_function(func, a, sizeof a), lr_whole_function(to, b, sizeof b)))
+            bad = edge(&t, &len, &cap, a, b) < 0;
+    }
+    if (bad) {
+        free(t);
+        return NULL;
+    }
+    return t;
+}

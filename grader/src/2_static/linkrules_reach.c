@@ -1,0 +1,133 @@
+/* Where a link-rule violation lands: its line in the log, and which of the lab's API functions
+ * reach the code that holds it. A refused call in one wrapper (or in a helper only that wrapper
+ * calls) then costs the tasks whose harness code calls that wrapper (`api` in the spec), and
+ * the others are graded. The graph is every
+ * student object's "caller target" lines (linkrules_calls.c), followed any number deep across
+ * the student's files. What it cannot see (a call through a table of function pointers) makes
+ * the code reached by no API function: that costs the whole lab, and the link keeps the
+ * refused call pointing at a trap (linkrules.h), so a missed path can only end a run. */
+#include "linkrules_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define REACH_MAX 512 /* functions followed from one API function */
+
+/* Whether the line of text at p names `name` as its caller (first word). */
+static int caller_is(const char *p, const char *name, size_t n)
+{
+    return strncmp(p, name, n) == 0 && p[n] == ' ';
+}
+
+/* Index of name in set (n entries), or -1. */
+static int find(char *const *set, int n, const char *name, size_t len)
+{
+    for (int i = 0; i < n; i++)
+        if (strlen(set[i]) == len && strncmp(set[i], name, len) == 0)
+            return i;
+    return -1;
+}
+
+/* Whether function `from` reaches `to` (itself included) along the calls text. */
+static int reaches(const char *calls, const char *from, const char *to)
+{
+    char *set[REACH_MAX];
+    int n = 0, hit = strcmp(from, to) == 0;
+    set[n++] = strdup(from);
+    for (int at = 0; !hit && at < n && set[at]; at++) {
+        size_t len = strlen(set[at]);
+        for (const char *p = calls; !hit && *p; p += strcspn(p, "\n"), p += *p == '\n') {
+            if (!caller_is(p, set[at], len))
+                continue;
+            const char *t = p + len + 1;
+            size_t tl = strcspn(t, "\n");
+            hit = strlen(to) == tl && strncmp(t, to, tl) == 0;
+            if (!hit && n < REACH_MAX && find(set, n, t, tl) < 0)
+                set[n++] = strndup(t, tl);
+        }
+    }
+    for (int i = 0; i < n; i++)
+        free(set[i]);
+    return hit;
+}
+
+/* Contract in linkrules_int.h. */
+void lr_reachers(const lr_ctx *c, char (*origins)[256], int norigins, char *buf, size_t len)
+{
+    const char *found[CML_LINK_NAMES];
+    int nfound = 0;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < c->nstudent; k++)
+        for (int i = 0; i < c->student[k].nsyms; i++) {
+            const lr_sym *s = &c->student[k].syms[i];
+            const char *api = s->type == 'T' ? cml_link_api_of(c->r, s->name) : NULL;
+            int hit = 0, known = 0;
+            for (int f = 0; api && f < nfound; f++)
+                known |= found[f] == api; /* the rules' own string: one per name */
+            for (int o = 0; api && !known && !hit && o < norigins; o++)
+                hit = reaches(c->calls ? c->calls : "", s->name, origins[o]);
+            if (hit) {
+                found[nfound++] = api;
+                used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
+                                         used ? " " : "", api);
+            }
+        }
+}
+
+/* One violation line into the log (the first LR_MAX_LINES of them) and into line. */
+static void say(lr_ctx *c, char *line, size_t len, const char *fmt, va_list ap)
+{
+    int n = snprintf(line, len, "link rule: %s ", c->obj);
+    vsnprintf(line + n, len - (size_t)n, fmt, ap);
+    if (c->nsaid++ < LR_MAX_LINES)
+        cml_appendf(&c->log, &c->len, "%s\n", line);
+}
+
+/* Contract in linkrules_int.h. */
+void lr_say(lr_ctx *c, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    say(c, line, sizeof line, fmt, ap);
+    va_end(ap);
+    c->whole++;
+}
+
+/* Contract in linkrules_int.h. */
+void lr_say_from(lr_ctx *c, char (*origins)[256], int norigins, const char *fmt, ...)
+{
+    char line[1024], apis[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    say(c, line, sizeof line, fmt, ap);
+    va_end(ap);
+    lr_reachers(c, origins, norigins, apis, sizeof apis);
+    if (!apis[0])
+        c->whole++;
+    for (const char *w = apis; *w; w += strcspn(w, " "), w += *w == ' ')
+        cml_appendf(&c->by_api, &c->by_api_len, "%.*s %s\n", (int)strcspn(w, " "), w, line);
+}
+
+/* Contract in linkrules_int.h. */
+void lr_edit(lr_ctx *c, const char *option, const char *arg)
+{
+    cml_appendf(&c->edits, &c->edits_len, "%s %s %s\n", c->obj, option, arg);
+}
+
+/* Contract in linkrules_int.h. */
+void lr_note(lr_ctx *c, const char *fmt, ...)
+{
+    char line[1024];
+    size_t len = c->notes ? strlen(c->notes) : 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    cml_appendf(&c->notes, &len, "%s\n", line);
+}
