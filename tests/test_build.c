@@ -146,6 +146,54 @@ START_TEST(include_of_a_grader_file_fails_the_build)
 }
 END_TEST
 
+/* The build's sandbox (cml_run_build): nvcc reads no file outside the build folder, the
+ * toolkit and the system's folders. `#include "/dev/zero"` once grew the compiler to 130 GB
+ * before the host's OOM killer ended it; now it stops at once, as the include rule. */
+START_TEST(include_of_dev_zero_stops_at_once_as_the_include_rule)
+{
+    char work[64];
+    cml_build b;
+    build_with_line("#include \"/dev/zero\"", &b, work, sizeof work);
+    ck_assert_msg(!b.ok && b.log && strstr(b.log, "coalescing.cu:1: #include of /dev/zero") &&
+                  strstr(b.log, "(rule: include)") && b.wall_s < 30,
+                  "%.1f s, log: %s", b.wall_s, b.log ? b.log : "(none)");
+    cml_build_free(&b);
+    cml_rmtree(work);
+}
+END_TEST
+
+/* A failed build quoted a system file into the student's report; the sandbox reads none. */
+START_TEST(include_of_a_system_file_quotes_none_of_it)
+{
+    char work[64], first[256] = "";
+    cml_build b;
+    FILE *f = fopen("/etc/passwd", "r");
+    ck_assert_msg(f && fgets(first, sizeof first, f), "this machine has no /etc/passwd");
+    fclose(f);
+    first[strcspn(first, "\n")] = '\0';
+    build_with_line("#include \"/etc/passwd\"", &b, work, sizeof work);
+    ck_assert_msg(!b.ok && b.log && !strstr(b.log, first) && strstr(b.log, "(rule: include)"),
+                  "log: %s", b.log ? b.log : "(none)");
+    cml_build_free(&b);
+    cml_rmtree(work);
+}
+END_TEST
+
+/* The build's process tree is held to CML_BUILD_MEM resident bytes, and the log says so. */
+START_TEST(build_over_its_memory_cap_is_stopped_and_says_so)
+{
+    char work[64];
+    cml_build b;
+    setenv("CML_BUILD_MEM", "100M", 1);
+    build_with_line("", &b, work, sizeof work);
+    unsetenv("CML_BUILD_MEM");
+    ck_assert_msg(!b.ok && b.log && strstr(b.log, "used more than 100 MiB of host memory"),
+                  "log: %s", b.log ? b.log : "(none)");
+    cml_build_free(&b);
+    cml_rmtree(work);
+}
+END_TEST
+
 START_TEST(include_of_the_staged_copy_builds)
 {
     char work[64];
@@ -302,6 +350,9 @@ Suite *build_suite(void)
     tcase_add_test(tc, cached_binary_changed_after_its_build_is_not_reused);
     tcase_add_test(tc, include_of_a_grader_file_fails_the_build);
     tcase_add_test(tc, include_of_the_staged_copy_builds);
+    tcase_add_test(tc, include_of_dev_zero_stops_at_once_as_the_include_rule);
+    tcase_add_test(tc, include_of_a_system_file_quotes_none_of_it);
+    tcase_add_test(tc, build_over_its_memory_cap_is_stopped_and_says_so);
     tcase_add_test(tc, grader_compiles_the_common_sources_the_makefile_does);
     tcase_add_test(tc, prebuilt_probe_is_used_while_common_is_older);
     tcase_add_test(tc, lab_binaries_follow_the_architecture);

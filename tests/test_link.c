@@ -192,6 +192,12 @@ START_TEST(rejects_dlopen)
 }
 END_TEST
 
+START_TEST(rejects_the_grading_seed)
+{
+    assert_rejects("calls '_Z8cml_seedv'", "(rule: calls (inputs))");
+}
+END_TEST
+
 START_TEST(rejects_the_driver_api)
 {
     assert_rejects("calls 'cuModuleLoad'", "(rule: calls (driver-api))");
@@ -338,6 +344,7 @@ Suite *link_suite(void)
     tcase_add_test(tc, rejects_fopen);
     tcase_add_test(tc, rejects_execve_through_a_function_pointer_table);
     tcase_add_test(tc, rejects_dlopen);
+    tcase_add_test(tc, rejects_the_grading_seed);
     tcase_add_test(tc, rejects_the_driver_api);
     tcase_add_test(tc, rejects_cuda_get_driver_entry_point);
     tcase_add_test(tc, rejects_a_syscall_instruction_in_host_code);

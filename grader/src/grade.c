@@ -58,12 +58,16 @@ static void real_or_given(const char *p, char *dst, size_t size)
 /* The first line of a compiler log that names an error, for a one-line detail. */
 static void first_error(const char *log, char *buf, size_t len)
 {
-    const char *line = log ? log : "";
-    for (const char *p = line; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-        if (strncmp(p, "nvcc ", 5) == 0 || memmem(p, strcspn(p, "\n"), "error", 5)) {
-            line = p;
+    const char *line = log ? log : "", *error = NULL;
+    for (const char *p = line; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        if (memmem(p, strcspn(p, "\n"), "(rule: ", 7)) { /* a rule, in the student's words */
+            error = p;
             break;
         }
+        if (!error && (strncmp(p, "nvcc ", 5) == 0 || memmem(p, strcspn(p, "\n"), "error", 5)))
+            error = p;
+    }
+    line = error ? error : line;
     snprintf(buf, len, "compile error: %.*s (the full compiler output is in the report)",
              (int)(strcspn(line, "\n") < 600 ? strcspn(line, "\n") : 600), line);
 }

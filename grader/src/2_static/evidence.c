@@ -93,6 +93,35 @@ static int includes_allowed(const char *dir, const char *ii, const char *file, c
 }
 
 /* Contract in evidence.h. */
+char *cml_include_refusals(const char *log)
+{
+    static const char DENIED[] = ": Permission denied";
+    char *out = NULL;
+    size_t len = 0;
+    for (const char *l = log ? log : ""; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+        size_t n = strcspn(l, "\n");
+        const char *fatal = memmem(l, n, ": fatal error: ", 15), *path = fatal + 15;
+        size_t d = sizeof DENIED - 1;
+        const char *colon = fatal ? memchr(l, ':', (size_t)(fatal - l)) : NULL;
+        if (!fatal || n < d || memcmp(l + n - d, DENIED, d) != 0) {
+            cml_appendf(&out, &len, "%.*s\n", (int)n, l);
+            continue;
+        }
+        /* "<file>:<line>:<col>: fatal error: <path>: Permission denied" (or "cc1plus: fatal
+         * error: ..." where the compiler names no place): the build's sandbox refused to read
+         * an #include outside the build folder, the toolkit and the system */
+        char where[300] = "";
+        if (colon)
+            snprintf(where, sizeof where, "%.*s:%ld: ", (int)(colon - l), l,
+                     strtol(colon + 1, NULL, 10));
+        cml_appendf(&out, &len, "%s#include of %.*s: a file outside your submission, the lab's "
+                    "files, the CUDA toolkit and the system headers: include only those "
+                    "(rule: include)\n", where, (int)(l + n - d - path), path);
+    }
+    return out;
+}
+
+/* Contract in evidence.h. */
 int cml_evidence_collect(const cml_lab_spec *spec, const char *dir, int cc, char *ev_dir,
                          size_t len, char digest[CML_SHA256_HEX], char *why, size_t wlen)
 {

@@ -20,6 +20,11 @@
 int cml_evidence_collect(const cml_lab_spec *spec, const char *dir, int cc, char *ev_dir,
                          size_t len, char digest[CML_SHA256_HEX], char *why, size_t wlen);
 
+/* A failed build's log with every include the build's sandbox refused (nvcc's "file:line:col:
+ * fatal error: path: Permission denied") said as the include rule: "file:line: #include of
+ * path: ... (rule: include)". malloc'd; NULL when out of memory or log is empty. */
+char *cml_include_refusals(const char *log);
+
 /* ev/<file>.launches (evidence_launches.c): "caller kernel-symbol" per line, for every place in
  * a host function of dir's object of `file` that refers to a kernel's stub or host symbol, but
  * for code nvcc generates for each kernel (its stub, the registration); or

@@ -128,7 +128,7 @@ static int nvcc_step(const cml_build *b, char *const *args, char *const *extra, 
         }
     argv[n] = NULL;
     double limit = b->timeout_s > 0 ? b->timeout_s : CML_BUILD_TIMEOUT_S;
-    int rc = cml_nvcc(argv, b->dir, limit, &out);
+    int rc = cml_nvcc(argv, b->dir, 1, limit, &out);
     if (out && *out)
         append(log, out);
     free(out);
@@ -192,6 +192,11 @@ static int compile_check_link(cml_build *b, char *const *args)
             char *cu = (char *)b->spec->files[i], *o = student[ns++] = cml_object_of(cu);
             char *const step[] = { "-c", cu, "-o", o, "--keep", "--keep-dir", "kept", NULL };
             rc = o ? nvcc_step(b, args, step, &b->log) : -1;
+            char *said = rc ? cml_include_refusals(b->log) : NULL; /* the student's words */
+            if (said) {
+                free(b->log);
+                b->log = said;
+            }
         }
     for (int i = 0, nh = b->spec->nharness; i < nh + CML_NCOMMON && rc == 0; i++) {
         char *cu = (char *)(i < nh ? b->spec->harness[i] : CML_COMMON_SOURCES[i - nh]);

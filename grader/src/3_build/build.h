@@ -54,9 +54,12 @@ int cml_default_cc(void);
 /* "13.0.88" from `nvcc --version`, or "unknown". */
 void cml_nvcc_version(char *buf, size_t len);
 
-/* Run nvcc with args (NULL-terminated, without argv[0]) in cwd. 0 when it exited 0; -1
- * otherwise. *log gets its output (capped) plus why it failed; free it. */
-int cml_nvcc(char *const args[], const char *cwd, double timeout_s, char **log);
+/* Run nvcc with args (NULL-terminated, without argv[0]) in cwd. `confined` (a lab build, on
+ * student text or beside it): cwd is its build folder, and it runs in the build's sandbox
+ * (cml_run_build: the toolkit, the system and that folder only, a memory and a CPU-time cap);
+ * else (the grader's own files: the probe, the harness library) as it is. 0 when it exited 0;
+ * -1 otherwise. *log gets its output (capped) plus why it failed; free it. */
+int cml_nvcc(char *const args[], const char *cwd, int confined, double timeout_s, char **log);
 
 /* The harness library (CML_COMMON_SOURCES, pristine, from root/common) compiled once per
  * grading for sm_cc, with the flags every lab build uses without -Werror, into

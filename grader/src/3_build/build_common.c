@@ -48,7 +48,7 @@ static void *compile_one(void *arg)
                      strrchr(o, '/') ? strrchr(o, '/') + 1 : o) == 0) {
         char *const args[] = { "-O3", "-std=c++17", arch, "-lineinfo", "-I", "common", "-c",
                                (char *)j->src, "-o", out, NULL }; /* lab_args' flags */
-        if (cml_nvcc(args, j->c->root, CML_BUILD_TIMEOUT_S, &log) != 0)
+        if (cml_nvcc(args, j->c->root, 0, CML_BUILD_TIMEOUT_S, &log) != 0)
             unlink(out);
     }
     free(log);

@@ -102,7 +102,7 @@ static int probe_binary(const char *root, const char *cache_dir, char *bin, size
     *strrchr(dir, '/') = '\0';
     char *const args[] = { "-O2", "-std=c++17", inc, "-o", tmp, src, NULL };
     char *log = NULL;
-    int rc = cml_mkdirs(dir) == 0 ? cml_nvcc(args, dir, CML_BUILD_TIMEOUT_S, &log) : -1;
+    int rc = cml_mkdirs(dir) == 0 ? cml_nvcc(args, dir, 0, CML_BUILD_TIMEOUT_S, &log) : -1;
     if (rc == 0) /* stored with its SHA-256 like every cached build, or never found again */
         rc = cml_cache_store(tmp, bin);
     if (rc < 0)

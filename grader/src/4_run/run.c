@@ -4,6 +4,7 @@
  * student code goes through cml_run_sandboxed: a supervisor (sandbox_reaper.c) stands between
  * the grader and it, and it enters the sandbox (sandbox_policy.c) just before exec. */
 #include "run.h"
+#include "run_int.h"
 #include "run_capture.h"
 #include "sandbox.h"
 #include "util.h"
@@ -59,21 +60,6 @@ void cml_run_kill_children_on_signals(void)
         sigaction(sigs[i], &sa, NULL);
 }
 
-/* What the child needs, prepared before fork (the child may only call async-signal-safe
- * functions: the grader builds in several threads at once). */
-typedef struct {
-    char *const *argv;
-    char **envp;
-    const char *cwd;
-    int devnull, out_w, err_w, result_fd;
-    /* sandboxed runs only */
-    int sandboxed, tool, ruleset_fd, report_w, report_r;
-    const cml_sandbox_caps *caps;
-    double deadline;
-    uint64_t mem_cap;
-    const cml_watch_hook *hook; /* unconfined runs only (cml_run_watched) */
-} child_plan;
-
 static void lower_limit(int resource, rlim_t value)
 {
     struct rlimit r;
@@ -118,6 +104,8 @@ static _Noreturn void child_exec(const child_plan *p)
     lower_limit(RLIMIT_NOFILE, NOFILE_LIMIT);
     lower_limit(RLIMIT_CORE, 0);
     lower_limit(RLIMIT_FSIZE, FSIZE_LIMIT);
+    if (p->cpu_s > 0)
+        lower_limit(RLIMIT_CPU, (rlim_t)p->cpu_s);
     if (dup2(p->devnull, 0) < 0 || dup2(p->out_w, 1) < 0 || dup2(p->out_w, 2) < 0)
         child_fail(p->err_w, 1);
     cloexec_from_3();
@@ -162,8 +150,8 @@ static void take_report(int report_r, int *status, cml_proc_result *out)
     *status = rep.ended ? rep.status : SIGKILL; /* a wait status of "killed by SIGKILL" */
 }
 
-/* Fill out (cleared first) for a program that could not be started; -1. */
-static int start_failed(cml_proc_result *out, const char *what, const char *argv0, int err)
+/* Contract in run_int.h. */
+int cml_run_start_failed(cml_proc_result *out, const char *what, const char *argv0, int err)
 {
     char msg[512];
     memset(out, 0, sizeof *out);
@@ -182,7 +170,7 @@ static int run_child(child_plan *p, int out_r, int err_r, double timeout_s, size
     p->deadline = t0 + timeout_s;
     pid_t pid = fork();
     if (pid < 0)
-        return start_failed(out, "fork", p->argv[0], errno);
+        return cml_run_start_failed(out, "fork", p->argv[0], errno);
     if (pid == 0 && p->sandboxed)
         supervisor(p);
     if (pid == 0)
@@ -204,7 +192,7 @@ static int run_child(child_plan *p, int out_r, int err_r, double timeout_s, size
         track(pid, 0);
         static const char *const step[] = { "?", "setting up the child", "entering the sandbox",
                                             "exec" };
-        return start_failed(out, step[failed[0] >= 1 && failed[0] <= 3 ? failed[0] : 0],
+        return cml_run_start_failed(out, step[failed[0] >= 1 && failed[0] <= 3 ? failed[0] : 0],
                             p->argv[0], failed[1]);
     }
     out->started = 1;
@@ -228,14 +216,14 @@ static int run_child(child_plan *p, int out_r, int err_r, double timeout_s, size
     return 0;
 }
 
-/* cml_run's work, with the sandbox's part of the plan in `extra` (NULL: unconfined). */
-static int run_plan(char *const argv[], char *const extra_env[], const char *cwd, int result_fd,
+/* Contract in run_int.h. */
+int cml_run_plan(char *const argv[], char *const extra_env[], const char *cwd, int result_fd,
                     double timeout_s, size_t output_cap, const child_plan *extra,
                     cml_proc_result *out)
 {
     memset(out, 0, sizeof *out);
     if (!argv || !argv[0] || (result_fd >= 0 && result_fd <= 2))
-        return start_failed(out, "argument check", argv && argv[0] ? argv[0] : "(none)", EINVAL);
+        return cml_run_start_failed(out, "argument check", argv && argv[0] ? argv[0] : "(none)", EINVAL);
     char result_entry[48];
     snprintf(result_entry, sizeof result_entry, "CML_RESULT_FD=%d", result_fd);
     char **envp = cml_child_env(extra_env, result_fd >= 0 ? result_entry : NULL);
@@ -243,7 +231,7 @@ static int run_plan(char *const argv[], char *const extra_env[], const char *cwd
     int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     int rc;
     if (!envp || devnull < 0 || pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
-        rc = start_failed(out, "setting up pipes", argv[0], envp ? errno : ENOMEM);
+        rc = cml_run_start_failed(out, "setting up pipes", argv[0], envp ? errno : ENOMEM);
     } else {
         child_plan p = extra ? *extra : (child_plan){ .ruleset_fd = -1, .report_w = -1,
                                                       .report_r = -1 };
@@ -273,7 +261,7 @@ static int run_plan(char *const argv[], char *const extra_env[], const char *cwd
 int cml_run(char *const argv[], char *const extra_env[], const char *cwd, int result_fd,
             double timeout_s, size_t output_cap, cml_proc_result *out)
 {
-    return run_plan(argv, extra_env, cwd, result_fd, timeout_s, output_cap, NULL, out);
+    return cml_run_plan(argv, extra_env, cwd, result_fd, timeout_s, output_cap, NULL, out);
 }
 
 /* Contract in run.h. */
@@ -282,7 +270,7 @@ int cml_run_watched(char *const argv[], const char *cwd, double timeout_s, size_
 {
     const child_plan watched = { .ruleset_fd = -1, .report_w = -1, .report_r = -1,
                                  .hook = hook };
-    return run_plan(argv, NULL, cwd, -1, timeout_s, output_cap, &watched, out);
+    return cml_run_plan(argv, NULL, cwd, -1, timeout_s, output_cap, &watched, out);
 }
 
 /* Free the captured output. */
@@ -291,54 +279,4 @@ void cml_proc_result_free(cml_proc_result *r)
     free(r->output);
     r->output = NULL;
     r->output_len = 0;
-}
-
-/* Contract in cml.h. HOME and TMPDIR point into scratch; the supervisor runs the program. */
-int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *scratch,
-                      const cml_tool_dirs *tool, int result_fd, double timeout_s,
-                      size_t output_cap, cml_proc_result *out)
-{
-    const cml_sandbox_caps *caps = cml_sandbox_caps_get();
-    char home[CML_PATH + 8], tmp[CML_PATH + 8], prog[CML_PATH], why[160] = "";
-    char *env[34];
-    int e = 0;
-    snprintf(home, sizeof home, "HOME=%s", scratch);
-    snprintf(tmp, sizeof tmp, "TMPDIR=%s", scratch);
-    env[e++] = home;
-    env[e++] = tmp;
-    for (int i = 0; extra_env && extra_env[i] && e < 32; i++)
-        env[e++] = extra_env[i];
-    env[e] = NULL;
-    if (!argv || !argv[0] || cml_fmt(prog, sizeof prog, "%s%s%s", argv[0][0] == '/' ? "" :
-                                     scratch, argv[0][0] == '/' ? "" : "/", argv[0]) < 0) {
-        return start_failed(out, "argument check", "(none)", EINVAL);
-    }
-    const char *report = tool ? tool->report : NULL;
-    if (caps->drop_user && (chown(scratch, caps->uid, caps->gid) < 0 ||
-                            (report && chown(report, caps->uid, caps->gid) < 0))) {
-        return start_failed(out, "handing the run folders to the lab's user", prog, errno);
-    }
-    cml_sandbox sb = { .scratch = scratch, .tool_root = tool ? tool->root : NULL,
-                       .tool_report = report };
-    int rs = caps->fs ? cml_sandbox_ruleset(&sb, prog, why, sizeof why) : -1;
-    if (caps->fs && rs < 0) { /* Landlock is there but the policy failed: never run loose */
-        return start_failed(out, why, prog, EPERM);
-    }
-    int rep[2] = { -1, -1 };
-    if (pipe2(rep, O_CLOEXEC) < 0) {
-        if (rs >= 0) close(rs);
-        return start_failed(out, "creating the supervisor's pipe", prog, errno);
-    }
-    child_plan extra = { .sandboxed = 1, .tool = tool != NULL, .ruleset_fd = rs,
-                         .report_w = rep[1], .report_r = rep[0], .caps = caps,
-                         .mem_cap = cml_sandbox_mem_cap() };
-    int rc = run_plan(argv, env, scratch, result_fd, timeout_s, output_cap, &extra, out);
-    out->confined = rs >= 0;
-    out->mem_cap = extra.mem_cap;
-    snprintf(out->unconfined, sizeof out->unconfined, "%.150s", rs >= 0 ? "" : caps->missing);
-    close(rep[0]);
-    close(rep[1]);
-    if (rs >= 0)
-        close(rs);
-    return rc;
 }

@@ -45,6 +45,14 @@ typedef struct {
 int cml_run_watched(char *const argv[], const char *cwd, double timeout_s, size_t output_cap,
                     const cml_watch_hook *hook, cml_proc_result *out);
 
+/* Run a compiler on student text in build folder dir (its working folder, HOME and TMPDIR):
+ * confined by cml_sandbox_build_ruleset (toolkit: the CUDA install folder), its process tree
+ * held to CML_BUILD_MEM resident bytes and each process to timeout_s of CPU time, every
+ * process of it gone when it ends. Without Landlock it runs unconfined and out->unconfined
+ * says why. As cml_run otherwise. */
+int cml_run_build(char *const argv[], const char *dir, const char *toolkit, double timeout_s,
+                  size_t output_cap, cml_proc_result *out);
+
 /* Install SIGINT/SIGTERM/SIGHUP handlers that SIGKILL the process groups of every child
  * cml_run() is waiting on, then let the signal end the grader as usual. Call once from main. */
 void cml_run_kill_children_on_signals(void);

@@ -67,6 +67,14 @@ const char *cml_sandbox_run_parent(const char *parent);
  * Read on every call: the tests set a small cap to show a hog is killed. */
 uint64_t cml_sandbox_mem_cap(void);
 
+/* A byte count from environment variable `name` ("512M", "8G", bytes without a suffix; at
+ * least CML_SANDBOX_MEM_MIN), else fallback. */
+uint64_t cml_mem_setting(const char *name, uint64_t fallback);
+
+/* The resident-memory cap of one build's process tree (nvcc and what it starts):
+ * CML_BUILD_MEM, else CML_BUILD_MEM_DEFAULT. A lab file needs well under 1 GiB. */
+#define CML_BUILD_MEM_DEFAULT (4ull << 30)
+
 /* The lab runs under ncu or compute-sanitizer through cml-confine (confine_main.c), which
  * the tool starts in place of the lab: it enters a second, nested Landlock domain with a plain
  * lab's rights (sb.injected) and then executes the lab, so the tool's wider rights (a shell,
@@ -84,6 +92,17 @@ void cml_sandbox_describe(FILE *f);
  * the ruleset could not be built: then *why says so). The child adds its own /proc/<pid> and
  * restricts itself with cml_sandbox_enter(). */
 int cml_sandbox_ruleset(const cml_sandbox *sb, const char *bin, char *why, size_t whylen);
+
+/* Add to ruleset rs the Landlock rights `access` (CML_LL_*) beneath path (file rights only,
+ * when it is a file); a path that does not exist is skipped. 0, or -1 with errno. */
+int cml_sandbox_allow(int rs, const char *path, uint64_t access);
+
+/* The Landlock ruleset of a build (sandbox_build.c): read and execute the system's folders
+ * (/usr, /lib, /lib64, /bin, ...) and the toolkit's install folder (realpath of `toolkit`);
+ * read /etc/ld.so.cache, /etc/alternatives and /proc; everything beneath the build folder
+ * `dir`; write /dev/null. Nothing else: no other file of /etc, no /dev/zero, no repository,
+ * no other submission. Its fd; -1 with *why when Landlock is missing or a rule failed. */
+int cml_sandbox_build_ruleset(const char *dir, const char *toolkit, char *why, size_t whylen);
 
 /* In the child, after fork (async-signal-safe): no new privileges, the unprivileged user when
  * root, the Landlock domain (ruleset_fd, or none when -1). 0 on success, -1 with errno. */

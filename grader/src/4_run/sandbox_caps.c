@@ -69,14 +69,20 @@ const cml_sandbox_caps *cml_sandbox_caps_get(void)
  * not leave a task uncapped. */
 uint64_t cml_sandbox_mem_cap(void)
 {
-    const char *v = getenv("CML_SANDBOX_MEM");
+    return cml_mem_setting("CML_SANDBOX_MEM", CML_SANDBOX_MEM_DEFAULT);
+}
+
+/* Contract in sandbox.h. */
+uint64_t cml_mem_setting(const char *name, uint64_t fallback)
+{
+    const char *v = getenv(name);
     char *end = NULL;
     unsigned long long n = v && *v ? strtoull(v, &end, 10) : 0;
     int shift = !end ? -1 : !*end ? 0 : !strcmp(end, "K") || !strcmp(end, "k") ? 10 :
                 !strcmp(end, "M") || !strcmp(end, "m") ? 20 :
                 !strcmp(end, "G") || !strcmp(end, "g") ? 30 : -1;
     if (shift < 0 || n == 0 || n > (~0ull >> shift))
-        return CML_SANDBOX_MEM_DEFAULT;
+        return fallback;
     uint64_t cap = (uint64_t)n << shift;
     return cap < CML_SANDBOX_MEM_MIN ? CML_SANDBOX_MEM_MIN : cap;
 }

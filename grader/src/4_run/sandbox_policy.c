@@ -62,7 +62,8 @@ static int beneath(const char *path, const char *dir)
     return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
 }
 
-static int add_rule(int rs, const char *path, uint64_t access)
+/* Contract in sandbox.h. */
+int cml_sandbox_allow(int rs, const char *path, uint64_t access)
 {
     int fd = open(path, O_PATH | O_CLOEXEC);
     if (fd < 0)
@@ -91,7 +92,7 @@ static int grant_read(int rs, const char *dir, int depth)
             holds = i;
     }
     if (holds < 0 || depth > 32)
-        return add_rule(rs, real, CML_LL_READ);
+        return cml_sandbox_allow(rs, real, CML_LL_READ);
     DIR *d = opendir(real);
     if (!d)
         return 0;
@@ -146,7 +147,7 @@ static int grant_exec(int rs, const char *path, int depth)
     char real[CML_PATH], interp[CML_PATH];
     if (!realpath(path, real) || depth > 4)
         return 0;
-    if (add_rule(rs, real, CML_LL_EXECUTE | CML_LL_READ_FILE) < 0)
+    if (cml_sandbox_allow(rs, real, CML_LL_EXECUTE | CML_LL_READ_FILE) < 0)
         return -1;
     elf_interp(real, interp, sizeof interp);
     return interp[0] ? grant_exec(rs, interp, depth + 1) : 0;
@@ -200,7 +201,7 @@ static int grant_read_exec_opt(int rs)
     for (int i = 0; i < nprotected; i++)
         if (realpath("/opt", real) && beneath(protected_paths[i], real))
             return 0;
-    return add_rule(rs, "/opt", CML_LL_READ | CML_LL_EXECUTE);
+    return cml_sandbox_allow(rs, "/opt", CML_LL_READ | CML_LL_EXECUTE);
 }
 
 /* Contract in sandbox.h. */
@@ -222,14 +223,14 @@ int cml_sandbox_ruleset(const cml_sandbox *sb, const char *bin, char *why, size_
     for (size_t i = 0; rc == 0 && i < sizeof READ_ROOTS / sizeof READ_ROOTS[0]; i++)
         rc = grant_read(rs, READ_ROOTS[i], 0);
     for (size_t i = 0; rc == 0 && i < sizeof DEV_WRITE / sizeof DEV_WRITE[0]; i++)
-        rc = add_rule(rs, DEV_WRITE[i], CML_LL_READ_FILE | CML_LL_WRITE_FILE);
+        rc = cml_sandbox_allow(rs, DEV_WRITE[i], CML_LL_READ_FILE | CML_LL_WRITE_FILE);
     rc = rc ? rc : grant_library_path(rs);
     for (const char *r = relax; rc == 0 && r && *r; r += strcspn(r, ","), r += *r == ',') {
         char path[256]; /* "w:/path" grants every right beneath path, "x:/path" execution */
         size_t n = strcspn(r, ",");
         if (n > 2 && n < sizeof path && (r[0] == 'w' || r[0] == 'x') && r[1] == ':') {
             snprintf(path, sizeof path, "%.*s", (int)n - 2, r + 2);
-            rc = add_rule(rs, path, r[0] == 'x' ? CML_LL_READ | CML_LL_EXECUTE
+            rc = cml_sandbox_allow(rs, path, r[0] == 'x' ? CML_LL_READ | CML_LL_EXECUTE
                           : (CML_LL_TRUNCATE << 1) - 1);
         }
     }
@@ -238,31 +239,31 @@ int cml_sandbox_ruleset(const cml_sandbox *sb, const char *bin, char *why, size_
         char path[CML_PATH];
         if (strncmp(e->d_name, "nvidia", 6) == 0 &&
             cml_fmt(path, sizeof path, "/dev/%s", e->d_name) == 0)
-            rc = add_rule(rs, path, CML_LL_READ | CML_LL_WRITE_FILE);
+            rc = cml_sandbox_allow(rs, path, CML_LL_READ | CML_LL_WRITE_FILE);
     }
     if (dev)
         closedir(dev);
-    rc = rc ? rc : add_rule(rs, sb->scratch, CML_LL_SCRATCH);
+    rc = rc ? rc : cml_sandbox_allow(rs, sb->scratch, CML_LL_SCRATCH);
     rc = rc ? rc : grant_exec(rs, bin, 0);
     /* the lab under a tool: the tool's library in it listens on the tool's ports */
     if (rc == 0 && sb->injected && caps->net && !(relax && strstr(relax, "net")))
         rc = grant_tool_ports(rs);
     if (rc == 0 && sb->tool_root) { /* the tool's own programs, its /proc needs, its ports */
         rc = grant_run_folder_programs(rs, sb->scratch);
-        rc = rc || !sb->tool_report ? rc : add_rule(rs, sb->tool_report, CML_LL_SCRATCH);
-        rc = rc ? rc : add_rule(rs, sb->tool_root, CML_LL_READ | CML_LL_EXECUTE);
+        rc = rc || !sb->tool_report ? rc : cml_sandbox_allow(rs, sb->tool_report, CML_LL_SCRATCH);
+        rc = rc ? rc : cml_sandbox_allow(rs, sb->tool_root, CML_LL_READ | CML_LL_EXECUTE);
         rc = rc ? rc : grant_exec(rs, "/bin/sh", 0);
         /* ncu and compute-sanitizer are shell scripts that run dirname and cut (H100) */
-        rc = rc ? rc : add_rule(rs, "/usr/bin", CML_LL_READ | CML_LL_EXECUTE);
-        rc = rc ? rc : add_rule(rs, "/bin", CML_LL_READ | CML_LL_EXECUTE);
+        rc = rc ? rc : cml_sandbox_allow(rs, "/usr/bin", CML_LL_READ | CML_LL_EXECUTE);
+        rc = rc ? rc : cml_sandbox_allow(rs, "/bin", CML_LL_READ | CML_LL_EXECUTE);
         /* the toolkit's ncu script execs Nsight Compute's own install under /opt (H100) */
         rc = rc ? rc : grant_read_exec_opt(rs);
         /* both tools write their own files in /tmp whatever TMPDIR says (H100, CUDA 13.0),
          * and fail to launch the lab without it, even where --out lies in /tmp. This domain
          * holds NVIDIA's programs only: the lab they start is confined again by cml-confine,
          * which never grants /tmp (sandbox.h) */
-        rc = rc ? rc : add_rule(rs, "/tmp", (CML_LL_TRUNCATE << 1) - 1);
-        rc = rc ? rc : add_rule(rs, "/proc", CML_LL_READ | CML_LL_WRITE_FILE | CML_LL_TRUNCATE);
+        rc = rc ? rc : cml_sandbox_allow(rs, "/tmp", (CML_LL_TRUNCATE << 1) - 1);
+        rc = rc ? rc : cml_sandbox_allow(rs, "/proc", CML_LL_READ | CML_LL_WRITE_FILE | CML_LL_TRUNCATE);
         rc = rc ? rc : caps->net && !(relax && strstr(relax, "net")) ? grant_tool_ports(rs) : 0;
     }
     if (rc < 0) {

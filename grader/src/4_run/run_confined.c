@@ -1,0 +1,101 @@
+/* Confined runs: student code (a lab binary, alone or under a tool) in its sandbox behind a
+ * supervisor (cml_run_sandboxed), and the compiler on student text (cml_run_build), which may
+ * read the toolkit, the system's headers and libraries and its own staged folder, write only
+ * that folder, and is held to a memory and a CPU-time cap: an `#include "/dev/zero"` stops at
+ * once instead of growing the compiler until the host's OOM killer ends it, and no file outside
+ * the folder can be quoted into a student's report. */
+#include "run.h"
+#include "run_int.h"
+#include "sandbox.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Contract in cml.h. HOME and TMPDIR point into scratch; the supervisor runs the program. */
+int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *scratch,
+                      const cml_tool_dirs *tool, int result_fd, double timeout_s,
+                      size_t output_cap, cml_proc_result *out)
+{
+    const cml_sandbox_caps *caps = cml_sandbox_caps_get();
+    char home[CML_PATH + 8], tmp[CML_PATH + 8], prog[CML_PATH], why[160] = "";
+    char *env[34];
+    int e = 0;
+    snprintf(home, sizeof home, "HOME=%s", scratch);
+    snprintf(tmp, sizeof tmp, "TMPDIR=%s", scratch);
+    env[e++] = home;
+    env[e++] = tmp;
+    for (int i = 0; extra_env && extra_env[i] && e < 32; i++)
+        env[e++] = extra_env[i];
+    env[e] = NULL;
+    if (!argv || !argv[0] || cml_fmt(prog, sizeof prog, "%s%s%s", argv[0][0] == '/' ? "" :
+                                     scratch, argv[0][0] == '/' ? "" : "/", argv[0]) < 0) {
+        return cml_run_start_failed(out, "argument check", "(none)", EINVAL);
+    }
+    const char *report = tool ? tool->report : NULL;
+    if (caps->drop_user && (chown(scratch, caps->uid, caps->gid) < 0 ||
+                            (report && chown(report, caps->uid, caps->gid) < 0))) {
+        return cml_run_start_failed(out, "handing the run folders to the lab's user", prog, errno);
+    }
+    cml_sandbox sb = { .scratch = scratch, .tool_root = tool ? tool->root : NULL,
+                       .tool_report = report };
+    int rs = caps->fs ? cml_sandbox_ruleset(&sb, prog, why, sizeof why) : -1;
+    if (caps->fs && rs < 0) { /* Landlock is there but the policy failed: never run loose */
+        return cml_run_start_failed(out, why, prog, EPERM);
+    }
+    int rep[2] = { -1, -1 };
+    if (pipe2(rep, O_CLOEXEC) < 0) {
+        if (rs >= 0) close(rs);
+        return cml_run_start_failed(out, "creating the supervisor's pipe", prog, errno);
+    }
+    child_plan extra = { .sandboxed = 1, .tool = tool != NULL, .ruleset_fd = rs,
+                         .report_w = rep[1], .report_r = rep[0], .caps = caps,
+                         .mem_cap = cml_sandbox_mem_cap() };
+    int rc = cml_run_plan(argv, env, scratch, result_fd, timeout_s, output_cap, &extra, out);
+    out->confined = rs >= 0;
+    out->mem_cap = extra.mem_cap;
+    snprintf(out->unconfined, sizeof out->unconfined, "%.150s", rs >= 0 ? "" : caps->missing);
+    close(rep[0]);
+    close(rep[1]);
+    if (rs >= 0)
+        close(rs);
+    return rc;
+}
+
+/* Contract in run.h. */
+int cml_run_build(char *const argv[], const char *dir, const char *toolkit, double timeout_s,
+                  size_t output_cap, cml_proc_result *out)
+{
+    const cml_sandbox_caps *caps = cml_sandbox_caps_get();
+    cml_sandbox_caps mine = *caps;
+    char home[CML_PATH + 8], tmp[CML_PATH + 8], why[300] = "";
+    snprintf(home, sizeof home, "HOME=%s", dir);
+    snprintf(tmp, sizeof tmp, "TMPDIR=%s", dir); /* nvcc's intermediate files stay inside */
+    char *env[] = { home, tmp, NULL };
+    mine.drop_user = 0; /* the build folder is the grader's; Landlock alone confines it */
+    int rs = caps->fs ? cml_sandbox_build_ruleset(dir, toolkit, why, sizeof why) : -1;
+    if (caps->fs && rs < 0) /* Landlock is there but the policy failed: never build loose */
+        return cml_run_start_failed(out, why, argv[0], EPERM);
+    int rep[2] = { -1, -1 };
+    if (pipe2(rep, O_CLOEXEC) < 0) {
+        if (rs >= 0)
+            close(rs);
+        return cml_run_start_failed(out, "creating the supervisor's pipe", argv[0], errno);
+    }
+    child_plan extra = { .sandboxed = 1, .ruleset_fd = rs, .report_w = rep[1],
+                         .report_r = rep[0], .caps = &mine, .cpu_s = timeout_s,
+                         .mem_cap = cml_mem_setting("CML_BUILD_MEM", CML_BUILD_MEM_DEFAULT) };
+    int rc = cml_run_plan(argv, env, dir, -1, timeout_s, output_cap, &extra, out);
+    out->confined = rs >= 0;
+    out->mem_cap = extra.mem_cap;
+    snprintf(out->unconfined, sizeof out->unconfined, "%.150s", rs >= 0 ? "" : caps->missing);
+    close(rep[0]);
+    close(rep[1]);
+    if (rs >= 0)
+        close(rs);
+    return rc;
+}
