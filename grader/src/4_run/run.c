@@ -223,7 +223,8 @@ int cml_run_plan(char *const argv[], char *const extra_env[], const char *cwd, i
 {
     memset(out, 0, sizeof *out);
     if (!argv || !argv[0] || (result_fd >= 0 && result_fd <= 2))
-        return cml_run_start_failed(out, "argument check", argv && argv[0] ? argv[0] : "(none)", EINVAL);
+        return cml_run_start_failed(out, "argument check", argv && argv[0] ? argv[0] : "(none)",
+                                    EINVAL);
     char result_entry[48];
     snprintf(result_entry, sizeof result_entry, "CML_RESULT_FD=%d", result_fd);
     char **envp = cml_child_env(extra_env, result_fd >= 0 ? result_entry : NULL);
