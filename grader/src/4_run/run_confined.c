@@ -39,7 +39,8 @@ int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *s
     const char *report = tool ? tool->report : NULL;
     if (caps->drop_user && (chown(scratch, caps->uid, caps->gid) < 0 ||
                             (report && chown(report, caps->uid, caps->gid) < 0))) {
-        return cml_run_start_failed(out, "handing the run folders to the lab's user", prog, errno);
+        return cml_run_start_failed(out, "handing the run folders to the lab's user", prog,
+                                    errno);
     }
     cml_sandbox sb = { .scratch = scratch, .tool_root = tool ? tool->root : NULL,
                        .tool_report = report };
