@@ -47,8 +47,8 @@ int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bi
                                 const char *ref_bin, const cml_run_opts *o, cml_lab_result *out);
 
 /* The tasks of spec that call an API function named in `refused` (cml_run_opts.refused) get
- * build-error with that line, and skip[t] = 1 (else 0); out->max_score stays the lab's. The
- * number of such tasks. */
+ * build-error with that line (0 points of the same maximum), and skip[t] = 1 (else 0); out's
+ * totals are left to the caller. The number of such tasks. */
 int cml_refuse_tasks(const cml_lab_spec *spec, const char *refused, cml_lab_result *out,
                      int *skip);
 

@@ -37,8 +37,9 @@ static int reaches(const char *calls, const char *from, const char *to)
 {
     char *set[REACH_MAX];
     int n = 0, hit = strcmp(from, to) == 0;
-    set[n++] = strdup(from);
-    for (int at = 0; !hit && at < n && set[at]; at++) {
+    if ((set[0] = strdup(from)))
+        n = 1;
+    for (int at = 0; !hit && at < n; at++) {
         size_t len = strlen(set[at]);
         for (const char *p = calls; !hit && *p; p += strcspn(p, "\n"), p += *p == '\n') {
             if (!caller_is(p, set[at], len))
@@ -46,8 +47,10 @@ static int reaches(const char *calls, const char *from, const char *to)
             const char *t = p + len + 1;
             size_t tl = strcspn(t, "\n");
             hit = strlen(to) == tl && strncmp(t, to, tl) == 0;
-            if (!hit && n < REACH_MAX && find(set, n, t, tl) < 0)
-                set[n++] = strndup(t, tl);
+            char *name = !hit && n < REACH_MAX && find(set, n, t, tl) < 0 ? strndup(t, tl)
+                         : NULL;
+            if (name)
+                set[n++] = name;
         }
     }
     for (int i = 0; i < n; i++)
