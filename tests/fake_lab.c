@@ -18,6 +18,7 @@
  *              offset/stride -> gather, else copy)
  *   FAKE_REF_MS  the time every case reports (default 2); `slow` reports 3 times that
  *   FAKE_LINK_GBPS  the pinned link's GB/s each way a --link-bw run reports (default 50.0)
+ *   FAKE_DODGE  exit 0 right after hello when FAKE_UNDER_TOOL is set (a run under a tool)
  *   mode `slowonce`: slow (like `slow`) except in the grader's second measurement (a run
  *              folder named *-again-*), a noisy first measurement; `slowthenwrong`: the same,
  *              but `wrong` in the second measurement (fast only when wrong); `slowthenforge`:
@@ -350,6 +351,10 @@ int main(int argc, char **argv)
                                                                    : "fake") : "probe");
     if (!ncases && fake_probe_refuses())
         return 3;
+    /* FAKE_DODGE: under a tool (FAKE_UNDER_TOOL, which the sanitizer tests' fake
+     * compute-sanitizer sets), leave at once and quietly, as a lab that dodges the tools would */
+    if (getenv("FAKE_DODGE") && getenv("FAKE_UNDER_TOOL"))
+        return 0;
     record("device name=Fake_GPU cc=90 sms=132 l2=52428800 mem=84929347584 driver=13000 "
            "runtime=13000 clock_mhz=1980");
     if (ncases)

@@ -18,7 +18,8 @@
 #include "util.h"
 
 /* FAKE_CS: clean (default), error (memcheck finds a write past the end in FAKE_CS_TASK, in the
- * student's fake.cu), harness (the same in harness.cu), broken (fails for its own reasons);
+ * student's fake.cu), harness (the same in harness.cu), broken (fails for its own reasons),
+ * run (runs the lab, FAKE_UNDER_TOOL set, with the grader's result channel, then is clean);
  * FAKE_CS_SLEEP: seconds per run. Each run appends "<start time> <its arguments>" to
  * $FAKE_CS_LOG. */
 static const char CS[] =
@@ -29,6 +30,8 @@ static const char CS[] =
     "[ \"$FAKE_CS\" = broken ] && { echo '========= Error: Target application terminated "
     "before first instrumented API call'; exit 1; }\n"
     "clean() { echo '========= ERROR SUMMARY: 0 errors'; exit 0; }\n"
+    "[ \"$FAKE_CS\" = run ] && { while [ $# -gt 0 ] && [ \"$1\" != ./confine ]; do shift; "
+    "done; FAKE_UNDER_TOOL=1 \"$@\"; clean; }\n"
     "case \"$FAKE_CS\" in error) f=fake.cu;; harness) f=harness.cu;; *) clean;; esac\n"
     "case \"$*\" in *\"--tool memcheck \"*\"--case $FAKE_CS_TASK,\"*) ;; *) clean;; esac\n"
     "echo '========= Invalid __global__ write of size 4 bytes'\n"
@@ -128,6 +131,32 @@ START_TEST(sanitizer_error_in_the_harness_costs_nothing)
                   strstr(s->detail, "in no student file: Invalid __global__ write of size 4 "
                                     "bytes at harness.cu:23"), "%g/%g: %s", g->score,
                   g->max_score, s->detail);
+}
+END_TEST
+
+/* The tools get the graded runs' result channel, and a run must reach its last case and say
+ * done: a lab that leaves early when it finds itself under a tool loses the task. */
+START_TEST(sanitizer_run_that_leaves_early_fails_its_task)
+{
+    setenv("FAKE_CS", "run", 1);
+    setenv("FAKE_DODGE", "1", 1);
+    grade(NULL);
+    unsetenv("FAKE_DODGE");
+    const cml_task_result *r = task(0, "1.1");
+    ck_assert_msg(r->status == CML_STATUS_SANITIZER && r->score == 0 &&
+                  strstr(r->detail, "the lab binary ended under the tool after 0 of"),
+                  "%s %g/%g: %s", cml_status_name(r->status), r->score, r->max_score, r->detail);
+}
+END_TEST
+
+/* The same tool run, the lab running every case to its end: full marks. */
+START_TEST(sanitizer_run_to_the_end_keeps_full_marks)
+{
+    setenv("FAKE_CS", "run", 1);
+    grade(NULL);
+    const cml_tech_result *s = &task(0, "1.1")->sanitizers[0];
+    ck_assert_msg(g->score == g->max_score && s->state == CML_TECH_PASSED, "%g/%g: %s",
+                  g->score, g->max_score, s->detail);
 }
 END_TEST
 
@@ -346,6 +375,8 @@ TCase *sanitize_grading_tcase(void)
     tcase_add_test(tc, sanitizer_error_costs_the_task_its_correctness_points);
     tcase_add_test(tc, sanitizer_error_in_a_lab_run_costs_only_its_task);
     tcase_add_test(tc, sanitizer_error_in_the_harness_costs_nothing);
+    tcase_add_test(tc, sanitizer_run_that_leaves_early_fails_its_task);
+    tcase_add_test(tc, sanitizer_run_to_the_end_keeps_full_marks);
     tcase_add_test(tc, summary_names_the_sanitizer_status);
     tcase_add_test(tc, clean_sanitizers_keep_full_marks);
     tcase_add_test(tc, sanitizer_failing_on_its_own_is_not_checked);

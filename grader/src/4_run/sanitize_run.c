@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_WORKERS 64 /* cml_parallel's limit */
 
@@ -78,6 +79,35 @@ static void judge(cml_sanitize_job *j, const cml_proc_result *r, int ncases)
     }
 }
 
+/* A run that said hello on its result channel but not done after its n cases ended early, or
+ * reached its time limit: the tool saw only part of the work, so the tasks fail with why
+ * (a lab that leaves early when it finds itself under a tool must not keep its points). No
+ * hello at all: the channel never reached the lab, the grader's business, judged as before.
+ * 1 when it set the verdict. */
+static int unfinished(cml_sanitize_job *j, const cml_proc_result *r, const char *said, int n,
+                      double limit_s)
+{
+    int hello = 0, done = 0, cases = 0;
+    for (const char *l = said ? said : ""; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+        hello |= strncmp(l, "hello ", 6) == 0;
+        done |= strncmp(l, "done", 4) == 0 && (l[4] == '\n' || l[4] == '\0' || l[4] == ' ');
+        cases += strncmp(l, "case ", 5) == 0;
+    }
+    if (!hello || (done && cases >= n && !r->timed_out))
+        return 0;
+    const char *tool = cml_sanitizer_name(j->tool);
+    j->out.state = CML_TECH_FAILED;
+    j->split = j->ntasks > 1;
+    if (r->timed_out)
+        snprintf(j->out.detail, sizeof j->out.detail, "%s: the run under the tool reached its "
+                 "time limit (%.0f s) after %d of %d case(s)", tool, limit_s, cases, n);
+    else
+        snprintf(j->out.detail, sizeof j->out.detail, "%s: the lab binary ended under the tool "
+                 "after %d of %d case(s)%s: every case must run to its end", tool, cases, n,
+                 done ? "" : ", without its done record");
+    return 1;
+}
+
 /* Contract in sanitize.h. */
 void cml_sanitize_job_run(cml_sanitize_job *j)
 {
@@ -113,11 +143,18 @@ void cml_sanitize_job_run(cml_sanitize_job *j)
     argv[a] = NULL;
     cml_technique_env env = { NULL, NULL, j->bin, 0, j->seed, j->work_dir, j->timeout_s };
     cml_proc_result r = {0};
-    if (cml_tool_run(argv, "--log-file", &env, "compute-sanitizer", &r, j->out.detail,
-                     sizeof j->out.detail) == 0)
+    int fd = cml_result_fd_open(); /* the graded runs' channel: the lab cannot tell them apart */
+    int ran = cml_tool_run(argv, "--log-file", &env, fd, "compute-sanitizer", &r,
+                           j->out.detail, sizeof j->out.detail) == 0;
+    size_t len = 0;
+    char *said = fd >= 0 ? cml_result_fd_read(fd, &len) : NULL;
+    if (fd >= 0)
+        close(fd);
+    if (!unfinished(j, &r, said, n, 3 * (j->timeout_s > 0 ? j->timeout_s : 60)) && ran)
         judge(j, &r, n);
-    else
+    else if (!ran)
         j->split = j->ntasks > 1; /* a timeout may be one task's doing */
+    free(said);
     cml_proc_result_free(&r);
     j->wall_s = cml_now() - t0;
 }

@@ -126,7 +126,7 @@ static int ncu_exec(const char *ncu, const char *kernels, const char *metrics,
     }
     argv[a] = NULL;
     cml_gpu_hold(); /* a batch's other grading stays off the GPU while ncu profiles */
-    int rc = cml_tool_run(argv, "--log-file", env, "ncu", r, detail, dlen);
+    int rc = cml_tool_run(argv, "--log-file", env, -1, "ncu", r, detail, dlen);
     cml_gpu_release();
     return rc;
 }

@@ -68,7 +68,8 @@ static void take_log(cml_proc_result *r, const char *log)
 
 /* Contract in tool_run.h. */
 int cml_tool_run(char *const argv[], const char *log_opt, const cml_technique_env *env,
-                 const char *tool, cml_proc_result *r, char *detail, size_t len)
+                 int result_fd, const char *tool, cml_proc_result *r, char *detail,
+                 size_t len)
 {
     double limit = 3 * (env->timeout_s > 0 ? env->timeout_s : 60);
     char how[300], dir[CML_PATH], report[CML_PATH], log[CML_PATH], root[CML_PATH], err[300];
@@ -93,7 +94,7 @@ int cml_tool_run(char *const argv[], const char *log_opt, const cml_technique_en
     }
     tool_root(argv[0], root, sizeof root);
     cml_tool_dirs dirs = { root, report };
-    cml_run_sandboxed(args, NULL, dir, &dirs, -1, limit, TOOL_LOG_CAP, r);
+    cml_run_sandboxed(args, NULL, dir, &dirs, result_fd, limit, TOOL_LOG_CAP, r);
     cml_proc_describe(r, limit, how, sizeof how); /* from what it printed, before the log */
     take_log(r, log);
     char failed[CML_PATH], *why = NULL; /* cml-confine could not start the lab */
