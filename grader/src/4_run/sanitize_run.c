@@ -83,7 +83,8 @@ static void judge(cml_sanitize_job *j, const cml_proc_result *r, int ncases)
  * reached its time limit: the tool saw only part of the work, so the tasks fail with why
  * (a lab that leaves early when it finds itself under a tool must not keep its points). No
  * hello at all: the channel never reached the lab, the grader's business, judged as before.
- * 1 when it set the verdict. */
+ * Asked only when the tool found no error of the student's (an error ends the run early too:
+ * its own message says more). 1 when it set the verdict. */
 static int unfinished(cml_sanitize_job *j, const cml_proc_result *r, const char *said, int n,
                       double limit_s)
 {
@@ -150,10 +151,12 @@ void cml_sanitize_job_run(cml_sanitize_job *j)
     char *said = fd >= 0 ? cml_result_fd_read(fd, &len) : NULL;
     if (fd >= 0)
         close(fd);
-    if (!unfinished(j, &r, said, n, 3 * (j->timeout_s > 0 ? j->timeout_s : 60)) && ran)
+    if (ran) /* an error the tool found in a student file comes first: it says what is wrong */
         judge(j, &r, n);
-    else if (!ran)
+    else
         j->split = j->ntasks > 1; /* a timeout may be one task's doing */
+    if (j->out.state != CML_TECH_FAILED)
+        unfinished(j, &r, said, n, 3 * (j->timeout_s > 0 ? j->timeout_s : 60));
     free(said);
     cml_proc_result_free(&r);
     j->wall_s = cml_now() - t0;
