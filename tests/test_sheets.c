@@ -145,5 +145,6 @@ Suite *sheets_suite(void)
     tcase_add_loop_test(tc, sheet_points_equal_the_spec, 0, nspecs);
     suite_add_tcase(s, tc);
     sheets_rules_add(s);
+    docs_links_add(s);
     return s;
 }
