@@ -1,8 +1,10 @@
 /* Grade a submission: probe, stage and build every selected lab (student and reference, all in
- * parallel), then run the labs one after another (one GPU) and rewrite the reports after each,
- * so an interrupted grading keeps what it finished; then compute-sanitizer on every solved task
- * at once (grade_sanitize.c), once nothing is timed any more, and the reports again. */
+ * parallel: grade_build.c), then run the labs one after another (one GPU) and rewrite the
+ * reports after each, so an interrupted grading keeps what it finished; then compute-sanitizer
+ * on every solved task at once (grade_sanitize.c), once nothing is timed any more, and the
+ * reports again. */
 #include "grade.h"
+#include "grade_build.h"
 #include "evidence.h"
 #include "calibration.h"
 #include "class.h"
@@ -53,158 +55,6 @@ static void real_or_given(const char *p, char *dst, size_t size)
     char *real = p ? realpath(p, NULL) : NULL;
     snprintf(dst, size, "%s", real ? real : p ? p : "");
     free(real);
-}
-
-/* The first line of a compiler log that names an error, for a one-line detail. */
-static void first_error(const char *log, char *buf, size_t len)
-{
-    const char *line = log ? log : "", *error = NULL;
-    for (const char *p = line; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-        if (memmem(p, strcspn(p, "\n"), "(rule: ", 7)) { /* a rule, in the student's words */
-            error = p;
-            break;
-        }
-        if (!error && (strncmp(p, "nvcc ", 5) == 0 || memmem(p, strcspn(p, "\n"), "error", 5)))
-            error = p;
-    }
-    line = error ? error : line;
-    snprintf(buf, len, "compile error: %.*s (the full compiler output is in the report)",
-             (int)(strcspn(line, "\n") < 600 ? strcspn(line, "\n") : 600), line);
-}
-
-/* Whether lab `spec` is graded in practice mode: root/solutions/<lab> is not there (the
- * student bundle), so no reference can be timed and speed is judged against this GPU's own
- * bandwidths (docs/ARCHITECTURE.md, "Practice grade"). With the folder, the course grade. */
-static int practice_lab(const char *root, const cml_lab_spec *spec)
-{
-    char dir[CML_PATH];
-    struct stat st;
-    return cml_fmt(dir, sizeof dir, "%s/solutions/%s", root, spec->lab) == 0 &&
-           stat(dir, &st) != 0;
-}
-
-/* One lab's staged folders and builds. */
-typedef struct {
-    char stage_err[1024];   /* student files could not be staged */
-    int missing;            /* ... because one is nowhere in the submission */
-    int ref_staged;
-    int practice;           /* practice_lab: no reference is staged, built or run */
-    cml_build student, reference;
-} lab_build;
-
-/* Stage both sides of every lab (the student's from the folder sub) and build them all at
- * once. */
-static void build_labs(const cml_grade_opts *o, const char *sub, const cml_lab_spec *specs,
-                       int n, int cc, int with_reference, lab_build *lb)
-{
-    char work[CML_PATH], cache[CML_PATH], err[1024];
-    cml_build **jobs = calloc((size_t)n * 2, sizeof *jobs);
-    int njobs = 0;
-    cml_fmt(work, sizeof work, "%s/work", o->out_dir);
-    cml_fmt(cache, sizeof cache, "%s/build/cache", o->root);
-    for (int i = 0; jobs && i < n; i++) {
-        cml_build *s = &lb[i].student, *r = &lb[i].reference;
-        *s = (cml_build){ .spec = &specs[i], .cc = cc, .evidence = 1 };
-        *r = (cml_build){ .spec = &specs[i], .cc = cc, .cache_dir = cache };
-        int staged = cml_stage(o->root, &specs[i], CML_SIDE_STUDENT, sub, work, s->dir,
-                               sizeof s->dir, lb[i].stage_err, sizeof lb[i].stage_err);
-        lb[i].missing = staged == CML_FIND_MISSING;
-        if (staged == 0)
-            jobs[njobs++] = s;
-        lb[i].practice = practice_lab(o->root, &specs[i]);
-        if (lb[i].practice && o->progress)
-            fprintf(o->progress, "[%s] practice grade: no reference solution here (no "
-                    "solutions/%s): speed is judged against this GPU's copy bandwidth\n",
-                    specs[i].lab, specs[i].lab);
-        if (lb[i].practice) {
-            /* nothing to stage: not a warning, the student bundle has no solutions */
-        } else if (with_reference && cml_stage(o->root, &specs[i], CML_SIDE_REFERENCE, NULL,
-                                               work, r->dir, sizeof r->dir, err,
-                                               sizeof err) == 0) {
-            lb[i].ref_staged = 1;
-            jobs[njobs++] = r;
-        } else if (with_reference && o->progress) {
-            fprintf(o->progress, "[%s] warning: %s\n", specs[i].lab, err);
-        }
-        if (o->progress)
-            fprintf(o->progress, "[%s] building for sm_%d\n", specs[i].lab, cc);
-    }
-    char common[CML_PATH];
-    struct cml_common *lib = cml_fmt(common, sizeof common, "%s/common-objects-sm%d", work,
-                                     cc) == 0 ? cml_build_common_start(o->root, cc, common)
-                                              : NULL; /* once, not once per build */
-    for (int i = 0; i < njobs; i++)
-        jobs[i]->common = lib;
-    cml_build_all(jobs, njobs, 0);
-    cml_build_common_finish(lib);
-    if (lib && !o->keep)
-        cml_rmtree(common); /* every build has its copies */
-    free(jobs);
-}
-
-/* Keep the student's compiler output for the report (errors and warnings). */
-static void keep_log(lab_build *b, cml_lab_result *r)
-{
-    r->built = b->student.ok;
-    if (b->student.log && b->student.log[0]) {
-        r->build_log = b->student.log;
-        b->student.log = NULL;
-    }
-}
-
-/* When the student's side could not be staged or built: every task missing (a file not
- * handed in: its detail says which and where to put it) or build-error, 1. Else 0. */
-static int build_failed(const cml_lab_spec *spec, lab_build *b, cml_lab_result *r)
-{
-    char detail[1024];
-    if (b->stage_err[0] && b->missing) {
-        cml_lab_not_run(spec, CML_STATUS_MISSING, b->stage_err, r);
-        return 1;
-    }
-    if (b->stage_err[0]) {
-        cml_lab_not_run(spec, CML_STATUS_BUILD_ERROR, b->stage_err, r);
-        r->stage_refused = 1;
-        r->build_log = strdup(b->stage_err); /* the report shows why nothing was built */
-        return 1;
-    }
-    if (b->student.ok)
-        return 0;
-    first_error(b->student.log, detail, sizeof detail);
-    cml_lab_not_run(spec, CML_STATUS_BUILD_ERROR, detail, r);
-    keep_log(b, r);
-    return 1;
-}
-
-/* A lab whose builds are done: its runs, or the build error that cost it. */
-static void grade_built(const cml_lab_spec *spec, lab_build *b, const cml_run_opts *ro,
-                        cml_lab_result *r)
-{
-    if (build_failed(spec, b, r))
-        return;
-    cml_grade_lab_with_binaries(spec, b->student.bin, b->reference.ok ? b->reference.bin : NULL,
-                                ro, r);
-    r->ref_built = b->reference.ok;
-    keep_log(b, r);
-}
-
-/* Without a GPU: whether the lab compiled, and that it was not run. */
-static void compiled_only(const cml_lab_spec *spec, lab_build *b, const cml_grading *g,
-                          cml_lab_result *r)
-{
-    char detail[1024];
-    if (build_failed(spec, b, r))
-        return;
-    snprintf(detail, sizeof detail, "compiled for sm_%d; not run: no GPU here (%.600s)",
-             b->student.cc, g->no_gpu_reason);
-    cml_lab_not_run(spec, CML_STATUS_NO_GPU, detail, r);
-    keep_log(b, r);
-    cml_technique_env te = { b->student.ev_dir, b->student.ev_digest, NULL, b->student.cc,
-                             g->seed, NULL, 0 };
-    int skip[CML_MAX_TASKS];
-    cml_refuse_tasks(spec, b->student.refused, r, skip);
-    for (int t = 0; t < spec->ntasks; t++) /* ptx, sass, forbid need no GPU: reported */
-        if (!skip[t])
-            cml_technique_task(spec, &spec->tasks[t], &te, &r->tasks[t]);
 }
 
 /* Seed, submission, start time, host. */
@@ -260,15 +110,15 @@ static void finish_lab(const cml_grade_opts *o, const cml_lab_spec *spec, lab_bu
     lro.student_sha = b->student.bin_sha;
     lro.ref_sha = b->reference.bin_sha;
     lro.cc = b->student.cc;
-    lro.practice = practice_lab(o->root, spec);
+    lro.practice = cml_practice_lab(o->root, spec);
     lro.refused = b->student.refused;
     if (o->student_bin)
         cml_grade_lab_with_binaries(spec, o->student_bin, lro.practice ? NULL : o->ref_bin,
                                     &lro, r);
     else if (g->have_gpu)
-        grade_built(spec, b, &lro, r);
+        cml_grade_built(spec, b, &lro, r);
     else
-        compiled_only(spec, b, g, r);
+        cml_compiled_only(spec, b, g, r);
     cml_sanitize_mark(r);
     g->practice |= r->practice;
     g->nlabs++;
@@ -386,7 +236,7 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
     }
     double tb = cml_now();
     if (!o->student_bin)
-        build_labs(o, sub, specs, nspecs, g->have_gpu ? g->cc : cml_default_cc(), g->have_gpu,
+        cml_build_labs(o, sub, specs, nspecs, g->have_gpu ? g->cc : cml_default_cc(), g->have_gpu,
                    lb);
     *build_s = cml_now() - tb;
     cml_run_opts ro = { .seed = o->seed, .work_dir = work, .keep = o->keep,
