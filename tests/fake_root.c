@@ -82,7 +82,7 @@ void fake_root_make(const char *dir, double timeout1_s, double timeout2_s)
     setenv("FAKE_LAB_BIN", test_path("build/fake_lab"), 1);
     /* the fake nvcc runs in the build's sandbox: it reads the fake lab and logs into /tmp */
     char relax[CML_PATH + 16];
-    cml_fmt(relax, sizeof relax, "r:%s,w:/tmp", test_path("build"));
+    cml_fmt(relax, sizeof relax, "x:%s,w:/tmp", test_path("build"));
     setenv("CML_BUILD_RELAX", relax, 1);
     setenv("FAKE_CHECKS", "1.1=copy,1.2=transpose,1.3=gather,2.1=copy,2.2=gather", 1);
     unsetenv("CML_FAKE_GPU");

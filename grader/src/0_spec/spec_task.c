@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linkrules.h"
 #include "verify.h"
 
 #define ID_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
@@ -92,11 +93,8 @@ int spec_api(spec_parser *p, char *args)
 {
     cml_task_spec *t = p->task;
     for (char *w = spec_word(&args); w; w = spec_word(&args)) {
-        int known = 0;
-        for (int i = 0; i < p->spec->link.n && !known; i++)
-            known = p->spec->link.names[i].list == CML_LINK_API &&
-                    strcmp(p->spec->link.names[i].pattern, w) == 0;
-        if (!known)
+        const char *api = cml_link_api_of(&p->spec->link, w);
+        if (!api || strcmp(api, w) != 0) /* as link_api spells it, not a mangled name */
             return spec_fail(p, "'api %s': not a function of the lab's link_api (name it there, "
                              "before the first task)", w);
         if (t->napi == CML_MAX_TASK_API || strlen(w) >= sizeof t->api[0])

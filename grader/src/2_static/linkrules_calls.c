@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
+
 /* Contract in linkrules_obj.h. */
 int lr_generated(const char *f)
 {
@@ -38,38 +40,19 @@ static const char *rel_target(const lr_object *o, const lr_reloc *r)
     return f ? f->name : NULL;
 }
 
-/* Appends "a b\n" to the growing text t (length *len, capacity *cap); -1 when out of memory. */
-static int edge(char **t, size_t *len, size_t *cap, const char *a, const char *b)
-{
-    size_t add = strlen(a) + strlen(b) + 2;
-    if (*len + add + 1 > *cap) {
-        size_t want = *cap * 2 + add;
-        char *grown = realloc(*t, want);
-        if (!grown)
-            return -1;
-        *t = grown;
-        *cap = want;
-    }
-    *len += (size_t)sprintf(*t + *len, "%s %s\n", a, b);
-    return 0;
-}
-
 /* Contract in linkrules_obj.h. */
 char *lr_calls_text(const lr_object *o)
 {
     char *t = NULL, func[256] = "", a[256], b[256], to[256];
-    size_t len = 0, cap = 4096;
-    int bad = 0;
-    if (!(t = malloc(cap)))
-        return NULL;
-    t[0] = '\0';
+    size_t len = 0;
+    int bad = cml_appendf(&t, &len, "%s", "") < 0; /* "" when no function calls another */
     for (int i = 0; !bad && i < o->nrels; i++) {
         const lr_func *fn = lr_func_at(o, o->rels[i].section, o->rels[i].offset);
         const char *target = fn ? rel_target(o, &o->rels[i]) : NULL;
         if (target && !lr_generated(fn->name) &&
             strcmp(lr_whole_function(fn->name, a, sizeof a),
                    lr_whole_function(target, b, sizeof b)) != 0)
-            bad = edge(&t, &len, &cap, a, b) < 0;
+            bad = cml_appendf(&t, &len, "%s %s\n", a, b) < 0;
     }
     for (const char *l = o->disasm; !bad && l && *l; l += strcspn(l, "\n"), l += *l == '\n') {
         size_t n = strcspn(l, "\n");
@@ -81,7 +64,7 @@ char *lr_calls_text(const lr_object *o)
             continue;
         snprintf(to, sizeof to, "%.*s", (int)(gt - lt - 1), lt + 1);
         if (strcmp(lr_whole_function(func, a, sizeof a), lr_whole_function(to, b, sizeof b)))
-            bad = edge(&t, &len, &cap, a, b) < 0;
+            bad = cml_appendf(&t, &len, "%s %s\n", a, b) < 0;
     }
     if (bad) {
         free(t);

@@ -26,7 +26,7 @@ typedef struct {
     int ntraps;                 /* refused symbols of the object being checked */
     char *by_api;               /* "<api> <line>" per API function reaching a violation */
     size_t by_api_len;
-    char *edits;                /* "<object> <objcopy option>" lines (linkrules.h) */
+    char *edits;                /* "<object> <option> <argument>" lines (linkrules.h) */
     size_t edits_len;
 } lr_ctx;
 

@@ -74,21 +74,6 @@ static char *make_log(const cml_proc_result *r, double timeout_s)
     return log;
 }
 
-/* The toolkit's install folder: two folders above nvcc's real path (/usr/local/cuda-13.0). */
-static int toolkit_of(const char *nvcc, char *dir, size_t len)
-{
-    char real[CML_PATH];
-    if (!realpath(nvcc, real))
-        return -1;
-    for (int up = 0; up < 2; up++) {
-        char *slash = strrchr(real, '/');
-        if (!slash || slash == real)
-            return -1;
-        *slash = '\0';
-    }
-    return cml_fmt(dir, len, "%s", real);
-}
-
 /* Contract in build.h. */
 int cml_nvcc(char *const args[], const char *cwd, int confined, double timeout_s, char **log)
 {
@@ -111,7 +96,7 @@ int cml_nvcc(char *const args[], const char *cwd, int confined, double timeout_s
     char toolkit[CML_PATH];
     if (!confined || !cwd) /* the grader's own files: nvcc --version, the probe, common/ */
         cml_run(argv, NULL, cwd, -1, timeout_s, CML_BUILD_LOG_CAP, &r);
-    else if (toolkit_of(nvcc, toolkit, sizeof toolkit) == 0)
+    else if (cml_install_folder(nvcc, toolkit, sizeof toolkit) == 0) /* /usr/local/cuda-13.0 */
         cml_run_build(argv, cwd, toolkit, timeout_s, CML_BUILD_LOG_CAP, &r);
     else
         cml_run_build(argv, cwd, NULL, timeout_s, CML_BUILD_LOG_CAP, &r);

@@ -16,6 +16,33 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Run argv behind the supervisor with the confinement `extra` holds (its Landlock ruleset, or
+ * -1 where the machine has none: extra->caps->missing says why), the supervisor's report pipe
+ * made here; the ruleset is closed after. `prog` names the program in a failure. As cml_run
+ * otherwise, and out says whether it was confined and under which memory cap. */
+static int supervised(char *const argv[], char *const env[], const char *cwd, int result_fd,
+                      double timeout_s, size_t output_cap, child_plan *extra, const char *prog,
+                      cml_proc_result *out)
+{
+    int rep[2] = { -1, -1 }, rs = extra->ruleset_fd, rc;
+    if (pipe2(rep, O_CLOEXEC) < 0) {
+        rc = cml_run_start_failed(out, "creating the supervisor's pipe", prog, errno);
+    } else {
+        extra->report_w = rep[1];
+        extra->report_r = rep[0];
+        rc = cml_run_plan(argv, env, cwd, result_fd, timeout_s, output_cap, extra, out);
+        out->confined = rs >= 0;
+        out->mem_cap = extra->mem_cap;
+        snprintf(out->unconfined, sizeof out->unconfined, "%.150s",
+                 rs >= 0 ? "" : extra->caps->missing);
+        close(rep[0]);
+        close(rep[1]);
+    }
+    if (rs >= 0)
+        close(rs);
+    return rc;
+}
+
 /* Contract in cml.h. HOME and TMPDIR point into scratch; the supervisor runs the program. */
 int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *scratch,
                       const cml_tool_dirs *tool, int result_fd, double timeout_s,
@@ -48,23 +75,9 @@ int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *s
     if (caps->fs && rs < 0) { /* Landlock is there but the policy failed: never run loose */
         return cml_run_start_failed(out, why, prog, EPERM);
     }
-    int rep[2] = { -1, -1 };
-    if (pipe2(rep, O_CLOEXEC) < 0) {
-        if (rs >= 0) close(rs);
-        return cml_run_start_failed(out, "creating the supervisor's pipe", prog, errno);
-    }
-    child_plan extra = { .sandboxed = 1, .tool = tool != NULL, .ruleset_fd = rs,
-                         .report_w = rep[1], .report_r = rep[0], .caps = caps,
+    child_plan extra = { .sandboxed = 1, .tool = tool != NULL, .ruleset_fd = rs, .caps = caps,
                          .mem_cap = cml_sandbox_mem_cap() };
-    int rc = cml_run_plan(argv, env, scratch, result_fd, timeout_s, output_cap, &extra, out);
-    out->confined = rs >= 0;
-    out->mem_cap = extra.mem_cap;
-    snprintf(out->unconfined, sizeof out->unconfined, "%.150s", rs >= 0 ? "" : caps->missing);
-    close(rep[0]);
-    close(rep[1]);
-    if (rs >= 0)
-        close(rs);
-    return rc;
+    return supervised(argv, env, scratch, result_fd, timeout_s, output_cap, &extra, prog, out);
 }
 
 /* Contract in run.h. */
@@ -81,22 +94,7 @@ int cml_run_build(char *const argv[], const char *dir, const char *toolkit, doub
     int rs = caps->fs ? cml_sandbox_build_ruleset(dir, toolkit, why, sizeof why) : -1;
     if (caps->fs && rs < 0) /* Landlock is there but the policy failed: never build loose */
         return cml_run_start_failed(out, why, argv[0], EPERM);
-    int rep[2] = { -1, -1 };
-    if (pipe2(rep, O_CLOEXEC) < 0) {
-        if (rs >= 0)
-            close(rs);
-        return cml_run_start_failed(out, "creating the supervisor's pipe", argv[0], errno);
-    }
-    child_plan extra = { .sandboxed = 1, .ruleset_fd = rs, .report_w = rep[1],
-                         .report_r = rep[0], .caps = &mine, .cpu_s = timeout_s,
+    child_plan extra = { .sandboxed = 1, .ruleset_fd = rs, .caps = &mine, .cpu_s = timeout_s,
                          .mem_cap = cml_mem_setting("CML_BUILD_MEM", CML_BUILD_MEM_DEFAULT) };
-    int rc = cml_run_plan(argv, env, dir, -1, timeout_s, output_cap, &extra, out);
-    out->confined = rs >= 0;
-    out->mem_cap = extra.mem_cap;
-    snprintf(out->unconfined, sizeof out->unconfined, "%.150s", rs >= 0 ? "" : caps->missing);
-    close(rep[0]);
-    close(rep[1]);
-    if (rs >= 0)
-        close(rs);
-    return rc;
+    return supervised(argv, env, dir, -1, timeout_s, output_cap, &extra, argv[0], out);
 }

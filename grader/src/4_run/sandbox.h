@@ -97,6 +97,11 @@ int cml_sandbox_ruleset(const cml_sandbox *sb, const char *bin, char *why, size_
  * when it is a file); a path that does not exist is skipped. 0, or -1 with errno. */
 int cml_sandbox_allow(int rs, const char *path, uint64_t access);
 
+/* The extra rights a comma-separated diagnosis list names (CML_SANDBOX_RELAX, the tests'
+ * CML_BUILD_RELAX): "w:/path" every right beneath path, "x:/path" read and execute; its other
+ * words are skipped. 0, or -1 with errno. */
+int cml_sandbox_allow_listed(int rs, const char *list);
+
 /* The Landlock ruleset of a build (sandbox_build.c): read and execute the system's folders
  * (/usr, /lib, /lib64, /bin, ...) and the toolkit's install folder (realpath of `toolkit`);
  * read /etc/ld.so.cache, /etc/alternatives and /proc; everything beneath the build folder

@@ -41,18 +41,9 @@ int cml_sandbox_build_ruleset(const char *dir, const char *toolkit, char *why, s
     if (rc == 0 && toolkit && realpath(toolkit, real)) /* /usr/local/cuda-13.0 */
         rc = cml_sandbox_allow(rs, real, CML_LL_READ | CML_LL_EXECUTE);
     rc = rc ? rc : cml_sandbox_allow(rs, dir, CML_LL_SCRATCH);
-    /* CML_BUILD_RELAX="r:/path,w:/path": more rights, for tests whose fake nvcc is a script
+    /* CML_BUILD_RELAX="x:/path,w:/path": more rights, for tests whose fake nvcc is a script
      * that copies a prebuilt binary and logs its calls (tests/fake_root.c); never for grading */
-    const char *relax = getenv("CML_BUILD_RELAX");
-    for (const char *r = relax; rc == 0 && r && *r; r += strcspn(r, ","), r += *r == ',') {
-        char path[CML_PATH];
-        size_t n = strcspn(r, ",");
-        if (n > 2 && n < sizeof path && (r[0] == 'r' || r[0] == 'w') && r[1] == ':') {
-            snprintf(path, sizeof path, "%.*s", (int)n - 2, r + 2);
-            rc = cml_sandbox_allow(rs, path, r[0] == 'r' ? CML_LL_READ | CML_LL_EXECUTE
-                                   : (CML_LL_TRUNCATE << 1) - 1);
-        }
-    }
+    rc = rc ? rc : cml_sandbox_allow_listed(rs, getenv("CML_BUILD_RELAX"));
     rc = rc ? rc : cml_sandbox_allow(rs, "/dev/null", CML_LL_READ_FILE | CML_LL_WRITE_FILE);
     if (rc < 0) {
         snprintf(why, whylen, "a Landlock rule could not be added (%s)", strerror(errno));

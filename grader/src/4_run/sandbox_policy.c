@@ -205,6 +205,22 @@ static int grant_read_exec_opt(int rs)
 }
 
 /* Contract in sandbox.h. */
+int cml_sandbox_allow_listed(int rs, const char *list)
+{
+    int rc = 0;
+    for (const char *r = list; rc == 0 && r && *r; r += strcspn(r, ","), r += *r == ',') {
+        char path[256]; /* "w:/path" grants every right beneath path, "x:/path" execution */
+        size_t n = strcspn(r, ",");
+        if (n > 2 && n < sizeof path && (r[0] == 'w' || r[0] == 'x') && r[1] == ':') {
+            snprintf(path, sizeof path, "%.*s", (int)n - 2, r + 2);
+            rc = cml_sandbox_allow(rs, path, r[0] == 'x' ? CML_LL_READ | CML_LL_EXECUTE
+                                   : (CML_LL_TRUNCATE << 1) - 1);
+        }
+    }
+    return rc;
+}
+
+/* Contract in sandbox.h. */
 int cml_sandbox_ruleset(const cml_sandbox *sb, const char *bin, char *why, size_t whylen)
 {
     const cml_sandbox_caps *caps = cml_sandbox_caps_get();
@@ -225,15 +241,7 @@ int cml_sandbox_ruleset(const cml_sandbox *sb, const char *bin, char *why, size_
     for (size_t i = 0; rc == 0 && i < sizeof DEV_WRITE / sizeof DEV_WRITE[0]; i++)
         rc = cml_sandbox_allow(rs, DEV_WRITE[i], CML_LL_READ_FILE | CML_LL_WRITE_FILE);
     rc = rc ? rc : grant_library_path(rs);
-    for (const char *r = relax; rc == 0 && r && *r; r += strcspn(r, ","), r += *r == ',') {
-        char path[256]; /* "w:/path" grants every right beneath path, "x:/path" execution */
-        size_t n = strcspn(r, ",");
-        if (n > 2 && n < sizeof path && (r[0] == 'w' || r[0] == 'x') && r[1] == ':') {
-            snprintf(path, sizeof path, "%.*s", (int)n - 2, r + 2);
-            rc = cml_sandbox_allow(rs, path, r[0] == 'x' ? CML_LL_READ | CML_LL_EXECUTE
-                          : (CML_LL_TRUNCATE << 1) - 1);
-        }
-    }
+    rc = rc ? rc : cml_sandbox_allow_listed(rs, relax);
     DIR *dev = rc ? NULL : opendir("/dev"); /* the GPU's device files: /dev/nvidia* */
     for (struct dirent *e; dev && rc == 0 && (e = readdir(dev));) {
         char path[CML_PATH];
@@ -263,7 +271,8 @@ int cml_sandbox_ruleset(const cml_sandbox *sb, const char *bin, char *why, size_
          * holds NVIDIA's programs only: the lab they start is confined again by cml-confine,
          * which never grants /tmp (sandbox.h) */
         rc = rc ? rc : cml_sandbox_allow(rs, "/tmp", (CML_LL_TRUNCATE << 1) - 1);
-        rc = rc ? rc : cml_sandbox_allow(rs, "/proc", CML_LL_READ | CML_LL_WRITE_FILE | CML_LL_TRUNCATE);
+        rc = rc ? rc : cml_sandbox_allow(rs, "/proc", CML_LL_READ | CML_LL_WRITE_FILE |
+                                                      CML_LL_TRUNCATE);
         rc = rc ? rc : caps->net && !(relax && strstr(relax, "net")) ? grant_tool_ports(rs) : 0;
     }
     if (rc < 0) {

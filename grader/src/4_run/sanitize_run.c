@@ -3,6 +3,7 @@
  * of them is as confined as one. Workers are threads (cml_parallel): cml_run forks from any
  * thread (the builds do the same) and each job owns its folders. */
 #include "sanitize.h"
+#include "records.h"
 #include "run.h"
 #include "spec.h"
 #include "technique.h"
@@ -88,12 +89,15 @@ static void judge(cml_sanitize_job *j, const cml_proc_result *r, int ncases)
 static int unfinished(cml_sanitize_job *j, const cml_proc_result *r, const char *said, int n,
                       double limit_s)
 {
+    cml_run_record *rec = malloc(sizeof *rec);
     int hello = 0, done = 0, cases = 0;
-    for (const char *l = said ? said : ""; *l; l += strcspn(l, "\n"), l += *l == '\n') {
-        hello |= strncmp(l, "hello ", 6) == 0;
-        done |= strncmp(l, "done", 4) == 0 && (l[4] == '\n' || l[4] == '\0' || l[4] == ' ');
-        cases += strncmp(l, "case ", 5) == 0;
+    if (rec && cml_records_parse(said ? said : "", said ? strlen(said) : 0, rec, NULL) == 0) {
+        hello = rec->hello;
+        done = rec->done;
+        for (int k = 0; k < rec->ncases; k++) /* each case recorded once counts */
+            cases += rec->cases[k].status != CML_CASE_MISSING;
     }
+    free(rec);
     if (!hello || (done && cases >= n && !r->timed_out))
         return 0;
     const char *tool = cml_sanitizer_name(j->tool);

@@ -10,19 +10,6 @@
 #define TOOL_MAX_ARGS (32 + 2 * CML_MAX_CASES)
 #define TOOL_LOG_CAP ((size_t)4 << 20)
 
-/* The install folder of a tool: two up from its real path (.../cuda-13.0/bin/ncu). */
-static void tool_root(const char *tool, char *root, size_t len)
-{
-    char *real = realpath(tool, NULL);
-    snprintf(root, len, "%s", real ? real : tool);
-    free(real);
-    for (int up = 0; up < 2; up++) {
-        char *slash = strrchr(root, '/');
-        if (slash && slash != root)
-            *slash = '\0';
-    }
-}
-
 /* argv with `log_opt log` after the tool and the lab ("./lab") started through cml-confine,
  * into `out` (TOOL_MAX_ARGS); 1 when cml-confine was put in, 0 when CML_SANDBOX_RELAX names
  * "noconfine" (diagnosis only: the lab then has the tool's rights), -1 when they do not fit
@@ -92,7 +79,7 @@ int cml_tool_run(char *const argv[], const char *log_opt, const cml_technique_en
         snprintf(detail, len, "not checked (%.280s)", err);
         return -1;
     }
-    tool_root(argv[0], root, sizeof root);
+    cml_install_folder(argv[0], root, sizeof root); /* .../cuda-13.0: the tool's own files */
     cml_tool_dirs dirs = { root, report };
     cml_run_sandboxed(args, NULL, dir, &dirs, result_fd, limit, TOOL_LOG_CAP, r);
     cml_proc_describe(r, limit, how, sizeof how); /* from what it printed, before the log */

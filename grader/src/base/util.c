@@ -133,6 +133,21 @@ uint64_t cml_fnv1a(uint64_t h, const void *p, size_t n)
 }
 
 /* Contract in util.h. */
+int cml_install_folder(const char *program, char *dir, size_t len)
+{
+    char *real = realpath(program, NULL);
+    snprintf(dir, len, "%s", real ? real : program);
+    free(real);
+    for (int up = 0; up < 2; up++) {
+        char *slash = strrchr(dir, '/');
+        if (!slash || slash == dir)
+            return -1;
+        *slash = '\0';
+    }
+    return 0;
+}
+
+/* Contract in util.h. */
 int cml_appendf(char **buf, size_t *len, const char *fmt, ...)
 {
     va_list ap;

@@ -52,6 +52,11 @@ int cml_is_cu(const char *name);
  * 1 when l is a marker. */
 int cml_line_marker(const char *l, long *lineno, char *file, size_t len);
 
+/* The install folder of a program: two folders above its real path (.../cuda-13.0/bin/ncu ->
+ * .../cuda-13.0), or above the path as given when it has no real path. 0; -1 when fewer than
+ * two folders lie above it (dir then holds what is left). */
+int cml_install_folder(const char *program, char *dir, size_t len);
+
 /* Number of online CPUs, at least 1. */
 int cml_ncpus(void);
 
