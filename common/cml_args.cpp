@@ -7,7 +7,7 @@
 #include <limits.h>
 #include <string.h>
 
-static cml_options g_opt = {1, ".", 0, 0, 0, 0, 0, {}};
+static cml_options g_opt = {1, ".", 0, 0, 0, 0, 0, 0, {}};
 /* The seed the inputs are made from now: --seed, or a timed repetition's own seed. */
 static struct {
     uint64_t seed;
@@ -23,7 +23,8 @@ void cml_usage(const char *prog)
 {
     fprintf(stderr,
             "usage: %s [--seed S] [--out-dir DIR] [--case SPEC]... [--no-output] [--link-bw] "
-            "[--bench] [--list]\n  SPEC = TASK[,key=value]...[,time], e.g. 1.1,n=4097,time\n"
+            "[--no-guard] [--bench] [--list]\n"
+            "  SPEC = TASK[,key=value]...[,time], e.g. 1.1,n=4097,time\n"
             "  no --case: every task at its default sizes, as a table\n",
             prog);
 }
@@ -61,6 +62,7 @@ int cml_parse_args(int argc, char **argv)
         int has_value = i + 1 < argc;
         if (!strcmp(a, "--no-output")) g_opt.no_output = 1;
         else if (!strcmp(a, "--link-bw")) g_opt.link_bw = 1;
+        else if (!strcmp(a, "--no-guard")) g_opt.no_guard = 1;
         else if (!strcmp(a, "--bench")) g_opt.bench = 1;
         else if (!strcmp(a, "--list")) g_opt.list = 1;
         else if (!strcmp(a, "--out-dir") && has_value) g_opt.out_dir = argv[++i];

@@ -19,7 +19,7 @@ static struct {
 /* The device memory of the case in progress, freed when the case ends, and its inputs: how
  * each was filled, so that a timed repetition can fill it again from its own seed. */
 static struct {
-    void *p[16];
+    cml_guarded buf[16]; /* cml_guard.cu: each in an address range of its own */
     int n;
     struct {
         float *p;
@@ -59,11 +59,12 @@ float *cml_alloc(size_t elems)
     size_t bytes = elems * sizeof(float), free_b = 0, total_b = 0;
     const size_t margin = (size_t)64 << 20;
     CML_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    void *p = NULL;
+    cml_guarded *g = &g_case_mem.buf[g_case_mem.n];
+    /* odd cases start-aligned: the byte before each buffer faults, not the byte after */
     cudaError_t err = (elems == 0 || g_case_mem.n == 16 || elems > SIZE_MAX / 8 ||
                        bytes + margin > free_b)
                           ? cudaErrorMemoryAllocation
-                          : cudaMalloc(&p, bytes);
+                          : cml_guard_alloc(bytes, cml_current_k > 0 && (cml_current_k & 1), g);
     if (err == cudaErrorMemoryAllocation) {
         (void)cudaGetLastError(); /* not sticky: clear it */
         cml_case_fail("not enough GPU memory: %.2f GiB asked, %.2f GiB free (64 MiB kept spare)",
@@ -71,8 +72,8 @@ float *cml_alloc(size_t elems)
         return NULL;
     }
     CML_CHECK(err);
-    g_case_mem.p[g_case_mem.n++] = p;
-    return (float *)p;
+    g_case_mem.n++;
+    return (float *)g->p;
 }
 
 static void fill_random(float *p, size_t elems, uint64_t seed, uint64_t stream, cudaStream_t s)
@@ -101,12 +102,57 @@ void cml_refill_inputs(void)
                               g_case_mem.in[i].arg, g_gpu.stream);
 }
 
+int cml_case_canaries(char *why, size_t len)
+{
+    CML_CHECK(cudaDeviceSynchronize());
+    for (int i = 0; i < g_case_mem.n; i++) {
+        int after = 0;
+        const cml_guarded *g = &g_case_mem.buf[i];
+        const unsigned long long changed = cml_guard_changed(g, &after);
+        if (changed) {
+            snprintf(why, len, "the task's kernels wrote %llu byte(s) %s a device buffer of %zu "
+                     "floats", changed, after ? "past the end of" : "before",
+                     g->bytes / sizeof(float));
+            return -1;
+        }
+    }
+    return 0;
+}
+
 void cml_free_case_allocs(void)
 {
     CML_CHECK(cudaDeviceSynchronize());
     g_case_mem.nin = 0;
     while (g_case_mem.n > 0)
-        CML_CHECK(cudaFree(g_case_mem.p[--g_case_mem.n]));
+        cml_guard_free(&g_case_mem.buf[--g_case_mem.n]);
+}
+
+/* ---- bytes that are no longer a value (the guard regions' canaries, cml_guard.cpp) ---- */
+
+__global__ void countNot(const unsigned char *p, size_t n, unsigned char v,
+                         unsigned long long *count)
+{
+    unsigned long long c = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        c += p[i] != v;
+    if (c)
+        atomicAdd(count, c);
+}
+
+unsigned long long cml_count_not(const void *p, size_t n, unsigned char v)
+{
+    static unsigned long long *d_count; /* lives as long as the run */
+    unsigned long long c = 0;
+    if (!d_count)
+        CML_CHECK(cudaMalloc(&d_count, sizeof *d_count));
+    CML_CHECK(cudaMemsetAsync(d_count, 0, sizeof *d_count, g_gpu.stream));
+    const size_t blocks = std::min((n + 255) / 256, (size_t)cml_sm_count() * 8);
+    countNot<<<(unsigned)blocks, 256, 0, g_gpu.stream>>>((const unsigned char *)p, n, v, d_count);
+    CML_CHECK_LAUNCH();
+    CML_CHECK(cudaMemcpyAsync(&c, d_count, sizeof c, cudaMemcpyDeviceToHost, g_gpu.stream));
+    CML_CHECK(cudaStreamSynchronize(g_gpu.stream));
+    return c;
 }
 
 /* ---- the evidence of a timed repetition's output (cml_rand.h) ---- */

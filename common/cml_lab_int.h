@@ -18,6 +18,7 @@ typedef struct {
     const char *out_dir;               /* --out-dir, default "." */
     int no_output, bench, list;        /* --no-output, --bench, --list */
     int link_bw;                       /* --link-bw: measure the pinned link in this run too */
+    int no_guard;                      /* --no-guard: cudaMalloc, no guard regions (tools) */
     int ncases;
     const char *cases[CML_MAX_CASES];  /* the --case specs, in order */
 } cml_options;
@@ -44,7 +45,28 @@ void cml_gpu_open(void);              /* after cml_gpu_usable(): properties and 
 void cml_gpu_close(void);
 int cml_l2_cache_bytes(void);
 void cml_measure_copy_bandwidth(void); /* sets cml_copy_gbps() and writes the copybw record */
+/* How many of the n device bytes at p are not v (0 for n == 0); waits for the answer. */
+unsigned long long cml_count_not(const void *p, size_t n, unsigned char v);
+/* After the GPU is idle: 0 when every canary around the case's buffers is intact, else -1 and
+ * what changed in why. */
+int cml_case_canaries(char *why, size_t len);
 void cml_free_case_allocs(void);      /* synchronizes, then frees what cml_alloc gave the case */
+
+/* ---- cml_guard.cpp: guard regions around the case's device buffers (the file says how) ---- */
+typedef struct {
+    void *p;              /* the buffer cml_alloc returns */
+    size_t bytes;
+    void *va, *map;       /* the reserved range, and its mapped part (va NULL: cudaMalloc) */
+    size_t va_bytes, map_bytes;
+    unsigned long long handle;
+} cml_guarded;
+/* A buffer of `bytes` in a range of its own: its end, or with start_aligned its start, meets
+ * unmapped memory; the mapped bytes around it hold the canary. cudaMalloc's error codes. */
+cudaError_t cml_guard_alloc(size_t bytes, int start_aligned, cml_guarded *g);
+/* The bytes around g's buffer no longer the canary (after the GPU is idle); *after: some were
+ * past its end. */
+unsigned long long cml_guard_changed(const cml_guarded *g, int *after);
+void cml_guard_free(cml_guarded *g);
 /* Fills every input of the case again (cml_input, cml_input_with) from cml_seed(), on the
  * stream: a timed repetition's fresh inputs. */
 void cml_refill_inputs(void);

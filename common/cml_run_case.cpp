@@ -178,6 +178,10 @@ static void run_case(const cml_case *c, const cml_case_out *o, cml_launcher laun
     if (cml_report_todo(c, on_device) || cml_current_reported)
         return;
     sync_task_kernels();
+    if (cml_case_canaries(why, sizeof why) != 0) { /* before any verdict: cml_guard.cpp */
+        cml_case_fail("guard region: %s", why);
+        return;
+    }
     const int graded = cml_graded();
     const int check = c->task->expect && (!graded || cml_result_fd() < 0);
     const uint64_t nbad = check ? cml_self_check(c, o->out, on_device, o->elems, why, sizeof why)

@@ -233,6 +233,44 @@ START_TEST(error_record_makes_the_status_error)
 }
 END_TEST
 
+/* A guard region's fault (the CUDA error an access outside the case's buffers raises, or a
+ * canary the kernels wrote): a memory error whatever passed before, so no points at all. */
+START_TEST(guard_region_fault_makes_the_status_sanitizer)
+{
+    const char *msgs[] = {
+        "CUDA error cudaErrorIllegalAddress (an illegal memory access was encountered) in the "
+        "task's kernels (found by the synchronize after them), in the task's launch wrapper",
+        "guard region: the task's kernels wrote 4 byte(s) past the end of a device buffer of "
+        "4097 floats",
+    };
+    for (int m = 0; m < 2; m++) {
+        setup();
+        pass_cases(1);
+        student.cases[1].status = CML_CASE_ERROR;
+        strcpy(student.cases[1].msg, msgs[m]);
+        strcpy(r.cases[1].reason, msgs[m]);
+        cml_score_task(&r, &student, &ref);
+        ck_assert_str_eq(cml_status_name(r.status), "sanitizer");
+        ck_assert_double_eq(r.score, 0);
+        ck_assert_ptr_nonnull(strstr(r.detail, "memory outside the case's buffers"));
+        ck_assert_ptr_nonnull(strstr(r.detail, msgs[m]));
+    }
+}
+END_TEST
+
+/* Another CUDA error is the task's own error: the cases that passed before keep their share. */
+START_TEST(other_cuda_error_stays_an_error)
+{
+    pass_cases(1);
+    student.cases[1].status = CML_CASE_ERROR;
+    strcpy(student.cases[1].msg, "CUDA error cudaErrorLaunchOutOfResources (too many resources "
+           "requested for launch) in launching the task's kernels, in the task's launch wrapper");
+    cml_score_task(&r, &student, &ref);
+    ck_assert_str_eq(cml_status_name(r.status), "error");
+    ck_assert_double_eq_tol(r.score, 2, 1e-9);
+}
+END_TEST
+
 START_TEST(missing_results_without_done_make_the_status_crash)
 {
     pass_cases(1);
@@ -346,6 +384,8 @@ Suite *score_suite(void)
     tcase_add_test(task, finds_its_times_in_a_reference_run_of_several_tasks);
     tcase_add_test(task, finds_its_times_in_a_reference_run_of_every_case);
     tcase_add_test(task, finds_its_times_in_a_reference_record_spread_by_case_index);
+    tcase_add_test(task, guard_region_fault_makes_the_status_sanitizer);
+    tcase_add_test(task, other_cuda_error_stays_an_error);
     suite_add_tcase(s, frac);
     suite_add_tcase(s, task);
     return s;

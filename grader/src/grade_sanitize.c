@@ -13,12 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whether tool k is to run on task r: its cases all passed, its spec leaves k on, and no
- * verdict was given yet (nothing_to_check gives some before the runs). */
+/* Whether tool k is to run on task r: its cases all passed (or, for memcheck, a guard region
+ * found an access outside the buffers: memcheck names the kernel and the line), its spec
+ * leaves k on, and no verdict was given yet (nothing_to_check gives some before the runs). */
 static int waits(const cml_task_result *r, int k)
 {
-    return r->spec && cml_status_solved(r->status) && !(r->spec->sanitize_off & (1u << k)) &&
-           r->sanitizers[k].state == CML_TECH_NOT_RUN;
+    return r->spec && (cml_status_solved(r->status) || (r->guard_fault && k == CML_MEMCHECK)) &&
+           !(r->spec->sanitize_off & (1u << k)) && r->sanitizers[k].state == CML_TECH_NOT_RUN;
 }
 
 /* Lab l's tools that its student code gives nothing to check (needed[l], sanitize_need.c):
@@ -82,8 +83,9 @@ static void apply(cml_task_result *r)
                              r->sanitizers[k].detail);
             used += w > 0 ? (size_t)w : 0;
         }
-    if (detail[0])
-        cml_award(r, CML_STATUS_SANITIZER, "%s", detail);
+    if (detail[0]) /* a guard region's finding stays after the tool's */
+        cml_award(r, CML_STATUS_SANITIZER, "%s%s%s", detail, r->guard_fault ? "; " : "",
+                  r->guard_fault ? r->detail : "");
 }
 
 /* The lab's and the grading's totals again, from the tasks' scores. */

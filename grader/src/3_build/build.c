@@ -21,7 +21,7 @@
 const char *const CML_COMMON_SOURCES[CML_NCOMMON] = {
     "common/cml_args.cpp",   "common/cml_gpu.cu",      "common/cml_lab.cpp",
     "common/cml_output.cpp", "common/cml_report.cpp",  "common/cml_run_case.cpp",
-    "common/cml_timing.cpp",
+    "common/cml_timing.cpp", "common/cml_guard.cpp",
 };
 
 /* nvcc's arguments for b (borrowed strings; arch is the caller's buffer). */

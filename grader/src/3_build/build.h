@@ -16,7 +16,7 @@
 /* The harness library: the sources of common/ compiled into every lab binary beside its harness
  * (every .cu and .cpp of common/ but probe.cu, as the Makefile takes them; tests/test_build.c
  * checks that the two agree). The one list the grader and its tests use. */
-#define CML_NCOMMON 7
+#define CML_NCOMMON 8
 extern const char *const CML_COMMON_SOURCES[CML_NCOMMON];
 
 /* One lab binary to build from a staged folder (see stage.h). */

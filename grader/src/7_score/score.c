@@ -161,14 +161,28 @@ static int first_failure(const cml_task_result *r)
     return -1;
 }
 
-/* todo when the student's run reached a TODO of this task, error for a CUDA error the
- * harness reported, crash for cases with no result from a run that never said `done`,
- * otherwise wrong. */
+/* What a guard region's finding means, before the case's own words. */
+#define GUARD_SAYS "memory outside the case's buffers (the grader maps nothing right after " \
+                   "each device buffer, and in odd cases right before it, so such an access " \
+                   "faults at any size; compute-sanitizer memcheck names the kernel): "
+
+/* Whether a failed case's record is a guard region's finding: the kernels touched memory
+ * outside the case's buffers (common/cml_guard.cpp), which faults ("illegal address") or
+ * changes a canary. Found where the run itself ended it: no kernel can unsay a fault. */
+static int guard_fault(const cml_case_record *c)
+{
+    return c && c->status == CML_CASE_ERROR && (strstr(c->msg, "cudaErrorIllegalAddress") ||
+                                                strncmp(c->msg, "guard region:", 13) == 0);
+}
+
+/* todo when the student's run reached a TODO of this task, sanitizer when its kernels touched
+ * memory outside their buffers, error for another CUDA error the harness reported, crash for
+ * cases with no result from a run that never said `done`, otherwise wrong. */
 static enum cml_status failure_status(const cml_task_result *r, const cml_run_record *run)
 {
     const char *id = r->spec->id;
     size_t idlen = strlen(id);
-    int error = 0, missing = 0;
+    int error = 0, missing = 0, guard = 0;
     for (int i = 0; run && i < run->ntodos; i++)
         if (strncmp(run->todos[i], id, idlen) == 0 && run->todos[i][idlen] == ':')
             return CML_STATUS_TODO;
@@ -177,8 +191,11 @@ static enum cml_status failure_status(const cml_task_result *r, const cml_run_re
         if (c && c->status == CML_CASE_TODO)
             return CML_STATUS_TODO;
         error |= !r->cases[i].passed && c && c->status == CML_CASE_ERROR;
+        guard |= !r->cases[i].passed && guard_fault(c);
         missing |= !r->cases[i].passed && (!c || c->status == CML_CASE_MISSING);
     }
+    if (guard)
+        return CML_STATUS_SANITIZER;
     if (error)
         return CML_STATUS_ERROR;
     return missing && !(run && run->done) ? CML_STATUS_CRASH : CML_STATUS_WRONG;
@@ -237,6 +254,7 @@ static void score_task(cml_task_result *r, const cml_run_record *student,
     char detail[sizeof r->detail];
     r->credit = (cml_credit){0};
     r->cases_passed = 0;
+    r->guard_fault = 0;
     for (int i = 0; i < t->ncases; i++)
         r->cases_passed += r->cases[i].passed != 0;
     timing tm = measure(r, student, reference);
@@ -255,8 +273,10 @@ static void score_task(cml_task_result *r, const cml_run_record *student,
     if (r->cases_passed == t->ncases) {
         score_perf(r, &tm, practice);
     } else {
+        const enum cml_status s = failure_status(r, student);
+        r->guard_fault = s == CML_STATUS_SANITIZER;
         failure_detail(r, detail, sizeof detail);
-        cml_award(r, failure_status(r, student), "%s", detail);
+        cml_award(r, s, "%s%s", s == CML_STATUS_SANITIZER ? GUARD_SAYS : "", detail);
     }
 }
 

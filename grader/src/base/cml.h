@@ -22,6 +22,7 @@
 #define CML_MAX_TASK_API 6 /* `api` names per task */
 #define CML_SANITIZERS 4   /* compute-sanitizer's tools: memcheck, racecheck, synccheck,
                               initcheck, in that order (spec_sanitize.c names them) */
+#define CML_MEMCHECK 0
 #define CML_RACECHECK 1
 #define CML_SYNCCHECK 2
 #define CML_MAX_SANITIZE_CASES 4 /* `sanitize_case` lines per task */
@@ -244,6 +245,8 @@ typedef struct {
     cml_tech_result tech[CML_MAX_TECH]; /* one per spec->tech, filled by technique.c */
     cml_tech_result sanitizers[CML_SANITIZERS]; /* one per tool (grade_sanitize.c) */
     enum cml_status status;     /* set with the points and the detail by cml_award (score.h) */
+    int guard_fault;            /* a guard region's finding made it `sanitizer` (score.c):
+                                   memcheck still runs to name the kernel */
     cml_credit credit;          /* what the evidence earned; the status decides what counts */
     char detail[1024];          /* one line for the report (reason of the first failure) */
     size_t output_len;          /* the task's run: stdout+stderr bytes kept (at most the cap) */
