@@ -5,7 +5,9 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static cml_options g_opt = {1, ".", 0, 0, 0, 0, 0, 0, {}};
 /* The seed the inputs are made from now: --seed, or a timed repetition's own seed. */
@@ -18,6 +20,33 @@ const cml_options *cml_opts(void) { return &g_opt; }
 uint64_t cml_seed(void) { return g_data.set ? g_data.seed : g_opt.seed; }
 void cml_use_seed(uint64_t seed) { g_data.seed = seed, g_data.set = 1; }
 void cml_use_case_seed(void) { g_data.set = 0; }
+
+/* The grader's seed: never in argv or the environment (a student file could read those), but
+ * in a pipe named by CML_SEED_FD, read to its end and closed before any other constructor of
+ * the process runs (priority 101: before the default ones), so nothing later finds it there.
+ * 0: none asked (a run by hand: --seed, default 1); 1: taken; -1: the pipe held no seed. */
+static int g_seed_piped;
+
+__attribute__((constructor(101))) static void take_piped_seed(void)
+{
+    const char *name = getenv("CML_SEED_FD");
+    if (!name)
+        return;
+    char text[32] = "", *end = NULL;
+    const int fd = atoi(name);
+    size_t n = 0;
+    for (ssize_t got = 1; got > 0 && n + 1 < sizeof text; n += got > 0 ? (size_t)got : 0)
+        got = read(fd, text + n, sizeof text - 1 - n);
+    close(fd);
+    unsetenv("CML_SEED_FD");
+    text[n] = '\0';
+    errno = 0;
+    const unsigned long long v = strtoull(text, &end, 10);
+    g_seed_piped = text[0] >= '0' && text[0] <= '9' && *end == '\n' && !errno ? 1 : -1;
+    g_opt.seed = g_seed_piped > 0 ? v : g_opt.seed;
+}
+
+int cml_seed_from_grader(void) { return g_seed_piped > 0; }
 
 void cml_usage(const char *prog)
 {
@@ -69,6 +98,10 @@ int cml_parse_args(int argc, char **argv)
         else if (!strcmp(a, "--case") && has_value && g_opt.ncases < CML_MAX_CASES)
             g_opt.cases[g_opt.ncases++] = argv[++i];
         else if (!strcmp(a, "--seed") && has_value) {
+            if (g_seed_piped) { /* the grader's own pipe decides: never argv */
+                fprintf(stderr, "--seed: this run's seed comes from the grader (CML_SEED_FD)\n");
+                return -1;
+            }
             if (parse_seed(argv[++i]) != 0)
                 return -1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -82,6 +115,11 @@ int cml_parse_args(int argc, char **argv)
                                 : "unknown argument");
             return -1;
         }
+    }
+    if (g_seed_piped < 0) {
+        fprintf(stderr, "CML_SEED_FD: the grader's seed pipe held no seed (was it read before "
+                        "the harness?)\n");
+        return -1;
     }
     if (g_opt.bench && g_opt.ncases) {
         fprintf(stderr, "--bench runs its own table: give it no --case\n");

@@ -26,6 +26,7 @@ typedef struct {
 /* Parses argv into the options: 0; 1 for --help; -1 for an error, said on stderr. The caller
  * prints the usage unless 0. */
 int cml_parse_args(int argc, char **argv);
+int cml_seed_from_grader(void);       /* the seed came through CML_SEED_FD, not --seed */
 void cml_usage(const char *prog);
 const cml_options *cml_opts(void);    /* read-only once parsed */
 /* Whether this run times any case: no --case (a table), or a case with the `time` token. A run

@@ -2,8 +2,9 @@
  * real one, so the grader's pipeline can be tested on a machine without a GPU. It computes the
  * right outputs with common/cml_rand.h, then misbehaves as told:
  *   FAKE_MODE  right wrong nan nothing short todo crash hang flood exit3 slow slowonce
- *              slowthenwrong cudaerror lazy lazylate fewreps
+ *              slowthenwrong cudaerror guardfault lazy lazylate fewreps
  *              (default right; cudaerror: an error record, then exit 1 as the harness does;
+ *              guardfault: the same with the illegal address a guard region raises;
  *              lazy: every timed repetition's evidence is the checked run's output (lazylate:
  *              from the 11th repetition on, past those the grader computes beside the run); fewreps:
  *              one repetition without evidence)
@@ -160,10 +161,14 @@ static void stop_if_told(const char *mode, int k, int ncases)
 }
 
 /* What the harness does after a sticky CUDA error: report the case, exit 1 without `done`. */
-static void cuda_error_exit(int k, const char *task)
+static void cuda_error_exit(int k, const char *task, int guard)
 {
-    record("case k=%d task=%s status=error msg=CUDA error an illegal memory access was "
-           "encountered (cudaErrorIllegalAddress) at fake.cu:1", k, task);
+    if (guard)
+        record("case k=%d task=%s status=error msg=CUDA error cudaErrorIllegalAddress (an "
+               "illegal memory access was encountered) in the task's kernels", k, task);
+    else
+        record("case k=%d task=%s status=error msg=CUDA error cudaErrorLaunchFailure (unspecified "
+               "launch failure) at fake.cu:1", k, task);
     exit(1);
 }
 
@@ -222,8 +227,8 @@ static void run_case(int k, int ncases, const fake_case *c, uint64_t seed, const
         mode = "right";
     }
     stop_if_told(mode, k, ncases);
-    if (strcmp(mode, "cudaerror") == 0)
-        cuda_error_exit(k, c->task);
+    if (strcmp(mode, "cudaerror") == 0 || strcmp(mode, "guardfault") == 0)
+        cuda_error_exit(k, c->task, strcmp(mode, "guardfault") == 0);
     if (strcmp(mode, "todo") == 0) {
         record("case k=%d task=%s status=todo msg=write the fake kernel", k, c->task);
         record("todo task=%s msg=write the fake kernel", c->task);
@@ -334,13 +339,30 @@ int main(int argc, char **argv)
     int no_output = 0, ncases = 0, link_bw = 0;
     const char *cases[64];
     results = fd ? fdopen(atoi(fd), "w") : NULL;
+    const char *seed_fd = getenv("CML_SEED_FD"); /* as common/cml_args.cpp reads it */
+    if (seed_fd) {
+        char text[32] = "";
+        ssize_t got = read(atoi(seed_fd), text, sizeof text - 1);
+        close(atoi(seed_fd));
+        seed = got > 0 ? strtoull(text, NULL, 10) : 0;
+        char digits[32]; /* the seed must be nowhere else a student file could look */
+        snprintf(digits, sizeof digits, "%llu", (unsigned long long)seed);
+        for (char **e = environ; seed >= 10000 && *e; e++)
+            if (strstr(*e, digits)) {
+                fprintf(stderr, "fake_lab: the seed is in the environment: %s\n", *e);
+                return 2;
+            }
+    }
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
-        else if (strcmp(argv[i], "--out-dir") == 0 && i + 1 < argc) dir = argv[++i];
+        if (strcmp(argv[i], "--seed") == 0) { /* the grader's seed is piped, never in argv */
+            fprintf(stderr, "fake_lab: the seed reached argv\n");
+            return 2;
+        } else if (strcmp(argv[i], "--out-dir") == 0 && i + 1 < argc) dir = argv[++i];
         else if (strcmp(argv[i], "--case") == 0 && i + 1 < argc && ncases < 64)
             cases[ncases++] = argv[++i];
         else if (strcmp(argv[i], "--no-output") == 0) no_output = 1;
         else if (strcmp(argv[i], "--link-bw") == 0) link_bw = 1;
+        else if (strcmp(argv[i], "--no-guard") == 0) continue; /* the sanitizer runs' */
         else if (strcmp(argv[i], "--bench") == 0) { puts("fake bench: 1.0 GB/s"); return 0; }
         else { fprintf(stderr, "fake_lab: unknown argument %s\n", argv[i]); return 2; }
     }

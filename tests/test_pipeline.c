@@ -72,6 +72,18 @@ START_TEST(right_output_gets_full_marks)
 }
 END_TEST
 
+/* The seed (12345) reaches the lab through a pipe only: the fake lab exits 2 when it finds
+ * --seed in its argv or the seed's digits in its environment, and its outputs, made from the
+ * seed it read, verify. Before, the grader passed `--seed 12345` on the command line, where a
+ * student file reads it from /proc/self/cmdline. */
+START_TEST(seed_reaches_the_lab_only_through_its_pipe)
+{
+    grade_lab1(NULL, NULL);
+    ck_assert_msg(result.score == result.max_score && result.max_score > 0,
+                  "score %g of %g: %s", result.score, result.max_score, task("1.1")->detail);
+}
+END_TEST
+
 /* Every run checks its copy of the binary against the SHA-256 its build gave: a binary that
  * changed after the build is never run, so nobody is timed against a replaced reference. */
 START_TEST(binaries_matching_their_build_are_run)
@@ -176,7 +188,17 @@ END_TEST
 START_TEST(cuda_error_then_exit_is_an_error_not_a_crash)
 {
     grade_lab1("cudaerror", "1.1");
-    ck_assert_verdict("1.1", "error", "illegal memory access");
+    ck_assert_verdict("1.1", "error", "unspecified launch failure");
+}
+END_TEST
+
+/* The fault a guard region raises (an access outside the case's buffers) is a memory error:
+ * the sanitizer verdict, with what the guard found, and no points for the cases before it. */
+START_TEST(guard_region_fault_is_a_sanitizer_verdict)
+{
+    grade_lab1("guardfault", "1.1");
+    ck_assert_verdict("1.1", "sanitizer", "memory outside the case's buffers");
+    ck_assert_verdict("1.1", "sanitizer", "cudaErrorIllegalAddress");
 }
 END_TEST
 
@@ -290,6 +312,8 @@ Suite *pipeline_suite(void)
     tcase_add_test(tc, flood_is_capped_and_grading_goes_on);
     tcase_add_test(tc, exit_without_done_is_a_crash);
     tcase_add_test(tc, cuda_error_then_exit_is_an_error_not_a_crash);
+    tcase_add_test(tc, guard_region_fault_is_a_sanitizer_verdict);
+    tcase_add_test(tc, seed_reaches_the_lab_only_through_its_pipe);
     tcase_add_test(tc, todo_reports_its_message);
     tcase_add_test(tc, slow_loses_performance_points);
     tcase_add_test(tc, slow_once_is_measured_again_and_keeps_its_points);

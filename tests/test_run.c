@@ -219,7 +219,7 @@ static int stat_own_folder(const char *dir)
 {
     char *argv[] = { "./lab", "-c", "%n", (char *)dir, NULL };
     cml_proc_result_free(&res);
-    cml_run_sandboxed(argv, NULL, dir, NULL, -1, 10, 4096, &res);
+    cml_run_sandboxed(argv, NULL, dir, NULL, -1, NULL, 10, 4096, &res);
     ck_assert_msg(res.started, "stat did not start: %s", res.output ? res.output : "");
     return res.exit_code;
 }

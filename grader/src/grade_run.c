@@ -69,7 +69,7 @@ static int changed_since_build(const char *dir, const char *sha, char *err, size
 void cml_lab_run(const char *bin, const char *sha, const cml_lab_spec *spec,
                  const case_list *cl, const char *dir, const cml_run_opts *o, lab_run *lr)
 {
-    char seed[32], cases[CML_MAX_CASES][200], scratch[CML_PATH], err[1024];
+    char cases[CML_MAX_CASES][200], scratch[CML_PATH], err[1024];
     char *argv[8 + 2 * CML_MAX_CASES];
     int a = 0;
     memset(lr, 0, sizeof *lr);
@@ -86,10 +86,7 @@ void cml_lab_run(const char *bin, const char *sha, const cml_lab_spec *spec,
             cml_rmtree(scratch);
         return;
     }
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
     argv[a++] = "./lab"; /* the run folder's copy: the lab reaches nothing outside it */
-    argv[a++] = "--seed";
-    argv[a++] = seed;
     argv[a++] = dir ? "--out-dir" : "--no-output";
     if (dir)
         argv[a++] = ".";
@@ -106,7 +103,7 @@ void cml_lab_run(const char *bin, const char *sha, const cml_lab_spec *spec,
     asked_of(spec, cl, &asked);
     int fd = cml_result_fd_open();
     cml_gpu_hold(); /* no other grading of a batch on this GPU while this one runs */
-    cml_run_sandboxed(argv, NULL, dir ? dir : scratch, NULL, fd, spec->timeout_s > 0
+    cml_run_sandboxed(argv, NULL, dir ? dir : scratch, NULL, fd, &o->seed, spec->timeout_s > 0
                       ? spec->timeout_s : 60, CML_RUN_OUTPUT_CAP, &lr->proc);
     cml_gpu_release();
     size_t len = 0;

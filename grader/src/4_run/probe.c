@@ -164,7 +164,7 @@ static void run_probe(const char *bin, const char *cache_dir, cml_probe_result *
         cml_rmtree(dir);
         return;
     }
-    cml_run_sandboxed(argv, NULL, dir, NULL, fd, CML_PROBE_TIMEOUT_S, 16u << 10, &r);
+    cml_run_sandboxed(argv, NULL, dir, NULL, fd, NULL, CML_PROBE_TIMEOUT_S, 16u << 10, &r);
     cml_rmtree(dir);
     size_t len = 0;
     char *text = cml_result_fd_read(fd, &len);

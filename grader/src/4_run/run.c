@@ -111,6 +111,8 @@ static _Noreturn void child_exec(const child_plan *p)
     cloexec_from_3();
     if (p->result_fd >= 0 && fcntl(p->result_fd, F_SETFD, 0) < 0)
         child_fail(p->err_w, 1);
+    if (p->seed_fd > 2 && fcntl(p->seed_fd, F_SETFD, 0) < 0)
+        child_fail(p->err_w, 1);
     if (p->cwd && chdir(p->cwd) < 0) /* before the user drops: its parents may be closed */
         child_fail(p->err_w, 1);
     if (p->sandboxed && cml_sandbox_enter(p->ruleset_fd, p->caps, p->tool) < 0)
@@ -130,8 +132,9 @@ static _Noreturn void supervisor(child_plan *p)
 {
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-    int keep[] = { p->devnull, p->out_w, p->err_w, p->result_fd, p->ruleset_fd, p->report_w };
-    cml_close_all_but(keep, 6);
+    int keep[] = { p->devnull, p->out_w, p->err_w, p->result_fd, p->ruleset_fd, p->report_w,
+                   p->seed_fd > 2 ? p->seed_fd : -1 };
+    cml_close_all_but(keep, 7);
     int drop[2] = { p->out_w, p->err_w };
     cml_reaper_main(lab_start, p, p->deadline, p->mem_cap, p->report_w, drop, p->tool);
 }

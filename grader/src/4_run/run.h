@@ -4,6 +4,7 @@
 #define CML_RUN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cml.h"
 
@@ -28,6 +29,10 @@ char **cml_child_env(char *const extra[], const char *result_entry);
 /* A fresh anonymous file (memfd, close-on-exec) for a child's result records: pass it as
  * cml_run's result_fd. -1 with errno on failure. */
 int cml_result_fd_open(void);
+/* The seed of a lab run, never in its argv or environment: the read end of a pipe that holds
+ * "<seed>\n" and is closed at the other end (CLOEXEC: cml_run_sandboxed hands it to the lab as
+ * CML_SEED_FD, and the harness reads it before main). -1 with errno on failure. */
+int cml_seed_fd_open(uint64_t seed);
 
 /* Everything written to a result descriptor so far (at most 1 MiB), NUL-terminated and
  * malloc'd; NULL on failure. */

@@ -45,17 +45,23 @@ static int supervised(char *const argv[], char *const env[], const char *cwd, in
 
 /* Contract in cml.h. HOME and TMPDIR point into scratch; the supervisor runs the program. */
 int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *scratch,
-                      const cml_tool_dirs *tool, int result_fd, double timeout_s,
-                      size_t output_cap, cml_proc_result *out)
+                      const cml_tool_dirs *tool, int result_fd, const uint64_t *seed,
+                      double timeout_s, size_t output_cap, cml_proc_result *out)
 {
     const cml_sandbox_caps *caps = cml_sandbox_caps_get();
-    char home[CML_PATH + 8], tmp[CML_PATH + 8], prog[CML_PATH], why[160] = "";
-    char *env[34];
-    int e = 0;
+    char home[CML_PATH + 8], tmp[CML_PATH + 8], prog[CML_PATH], why[160] = "", seed_env[32];
+    char *env[35];
+    int e = 0, seed_fd = seed ? cml_seed_fd_open(*seed) : -1;
+    if (seed && seed_fd < 0)
+        return cml_run_start_failed(out, "passing the seed", argv && argv[0] ? argv[0] : "-",
+                                    errno);
     snprintf(home, sizeof home, "HOME=%s", scratch);
     snprintf(tmp, sizeof tmp, "TMPDIR=%s", scratch);
+    snprintf(seed_env, sizeof seed_env, "CML_SEED_FD=%d", seed_fd);
     env[e++] = home;
     env[e++] = tmp;
+    if (seed)
+        env[e++] = seed_env;
     for (int i = 0; extra_env && extra_env[i] && e < 32; i++)
         env[e++] = extra_env[i];
     env[e] = NULL;
@@ -76,8 +82,11 @@ int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *s
         return cml_run_start_failed(out, why, prog, EPERM);
     }
     child_plan extra = { .sandboxed = 1, .tool = tool != NULL, .ruleset_fd = rs, .caps = caps,
-                         .mem_cap = cml_sandbox_mem_cap() };
-    return supervised(argv, env, scratch, result_fd, timeout_s, output_cap, &extra, prog, out);
+                         .mem_cap = cml_sandbox_mem_cap(), .seed_fd = seed_fd };
+    int rc = supervised(argv, env, scratch, result_fd, timeout_s, output_cap, &extra, prog, out);
+    if (seed_fd >= 0)
+        close(seed_fd);
+    return rc;
 }
 
 /* Contract in run.h. */

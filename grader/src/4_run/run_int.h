@@ -16,6 +16,7 @@ typedef struct {
     char **envp;
     const char *cwd;
     int devnull, out_w, err_w, result_fd;
+    int seed_fd;                /* > 2: the seed's pipe, kept open in the lab (CML_SEED_FD) */
     /* sandboxed runs only */
     int sandboxed, tool, ruleset_fd, report_w, report_r;
     const cml_sandbox_caps *caps;

@@ -116,7 +116,7 @@ static int unfinished(cml_sanitize_job *j, const cml_proc_result *r, const char 
 /* Contract in sanitize.h. */
 void cml_sanitize_job_run(cml_sanitize_job *j)
 {
-    char cs[CML_PATH], seed[32], cases[CML_MAX_CASES][200];
+    char cs[CML_PATH], cases[CML_MAX_CASES][200];
     char *argv[15 + 2 * CML_MAX_CASES];
     double t0 = cml_now();
     int a = 0, n = 0;
@@ -133,14 +133,13 @@ void cml_sanitize_job_run(cml_sanitize_job *j)
         snprintf(j->out.detail, sizeof j->out.detail, "not checked (every case is timed)");
         return;
     }
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)j->seed);
     /* `all`: cml-confine is the tool's application and the lab its exec; with
      * `application-only` every run failed "before first instrumented API call" (H100).
      * --no-guard: cudaMalloc's buffers, whose exact bounds the tools know (memcheck finds a
      * read one float past the end, which a guard region's 256-byte rounding would hide) */
     const char *head[] = {cs, "--tool", cml_sanitizer_name(j->tool), "--target-processes", "all",
-                          "--error-exitcode", CML_SANITIZE_ERROR_EXIT, "./lab", "--seed", seed,
-                          "--no-output", "--no-guard"};
+                          "--error-exitcode", CML_SANITIZE_ERROR_EXIT, "./lab", "--no-output",
+                          "--no-guard"}; /* the seed: a pipe (cml_run_sandboxed) */
     for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
         argv[a++] = (char *)head[i];
     for (int i = 0; i < n; i++) {

@@ -325,8 +325,8 @@ typedef struct {
                            tool may write it, the lab it starts (cml-confine) may not */
 } cml_tool_dirs;
 int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *scratch,
-                      const cml_tool_dirs *tool, int result_fd, double timeout_s,
-                      size_t output_cap, cml_proc_result *out);
+                      const cml_tool_dirs *tool, int result_fd, const uint64_t *seed,
+                      double timeout_s, size_t output_cap, cml_proc_result *out);
 void cml_proc_result_free(cml_proc_result *r);
 
 #endif /* CML_H */
