@@ -146,5 +146,6 @@ Suite *sheets_suite(void)
     suite_add_tcase(s, tc);
     sheets_rules_add(s);
     docs_links_add(s);
+    layers_add(s);
     return s;
 }
