@@ -26,6 +26,7 @@ static char dir[64], err[512];
 static cml_lab_spec spec;
 static cml_task_result r;
 static cml_technique_env env;
+static cml_ncu_runs ncu_runs_kept; /* the runs the checks share, as grade_lab.c keeps them */
 
 /* Loads spec text through a file; cml_spec_load's result. */
 static inline int load(const char *text)
@@ -103,7 +104,8 @@ static void setup(void)
     setenv("FAKE_NCU_VALUE", "0", 1);
     static char ev[CML_PATH];
     cml_fmt(ev, sizeof ev, "%s/ev", dir);
-    env = (cml_technique_env){ ev, NULL, "/bin/true", 90, 7, dir, 10 };
+    cml_ncu_runs_free(&ncu_runs_kept);
+    env = (cml_technique_env){ ev, NULL, "/bin/true", 90, 7, dir, 10, &ncu_runs_kept };
     memset(&r, 0, sizeof r);
 }
 

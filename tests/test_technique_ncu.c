@@ -126,7 +126,7 @@ static void grade_two_tasks(cml_task_result *a, cml_task_result *b)
     ck_assert_int_eq(cml_tech_ncu_lab(&spec, (int[]){1, 1}, &env), 2);
     lab_task(0, a);
     lab_task(1, b);
-    cml_tech_ncu_lab_forget();
+    cml_ncu_runs_free(env.ncu);
 }
 
 /* How many times the fake ncu ran. */

@@ -111,8 +111,9 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
 static void techniques(const cml_lab_spec *spec, const char *bin, const cml_run_opts *o,
                        const int *ran, cml_lab_result *out)
 {
+    cml_ncu_runs *runs = calloc(1, sizeof *runs); /* NULL: each check profiles alone */
     cml_technique_env te = { o->ev_dir, o->ev_digest, bin, o->cc, o->seed, o->work_dir,
-                             spec->timeout_s };
+                             spec->timeout_s, runs };
     int solved[CML_MAX_TASKS];
     for (int t = 0; t < spec->ntasks; t++)
         solved[t] = ran[t] && (cml_status_earns(out->tasks[t].status) & CML_PART_TECHNIQUE);
@@ -121,7 +122,9 @@ static void techniques(const cml_lab_spec *spec, const char *bin, const cml_run_
     for (int t = 0; t < spec->ntasks; t++)
         if (ran[t])
             cml_technique_task(spec, &spec->tasks[t], &te, &out->tasks[t]);
-    cml_tech_ncu_lab_forget();
+    if (runs)
+        cml_ncu_runs_free(runs);
+    free(runs);
     if (o->progress)
         fprintf(o->progress, "[%s] technique checks: %.1f s%s\n", spec->lab, cml_now() - t0,
                 shared ? " (the solved tasks' ncu cases in one run)" : "");

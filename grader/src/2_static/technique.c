@@ -182,7 +182,8 @@ void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
 {
     int solved = (cml_status_earns(r->status) & CML_PART_TECHNIQUE) != 0; /* passed, slow */
     int intact = evidence_intact(env);
-    cml_tech_ncu_forget();
+    if (env->ncu)
+        cml_ncu_task_forget(env->ncu);
     for (int i = 0; i < t->ntech && i < CML_MAX_TECH; i++) {
         const cml_tech_spec *c = &t->tech[i];
         cml_tech_result *out = &r->tech[i];
@@ -207,7 +208,8 @@ void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
         else
             cml_tech_ncu(c, t, env, out);
     }
-    cml_tech_ncu_forget();
+    if (env->ncu)
+        cml_ncu_task_forget(env->ncu);
     int bad = first_failed(t, r);
     if (!solved || t->ntech == 0)
         return;

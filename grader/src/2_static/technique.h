@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "cml.h"
+#include "util.h" /* CML_PATH */
 
 #include <regex.h>
 
@@ -26,6 +27,7 @@ typedef struct {
     uint64_t seed;
     const char *work_dir; /* where the tools run */
     double timeout_s;     /* one run of the lab binary (the tools get a multiple) */
+    struct cml_ncu_runs *ncu; /* the ncu runs the lab's checks share; NULL: each runs alone */
 } cml_technique_env;
 
 /* Run task t's checks into r->tech[], then, when every case passed (status passed or slow),
@@ -88,16 +90,31 @@ int cml_ncu_sum(const char *csv, const char *metric, const char *kernel, double 
  * PATH, else /usr/local/cuda/bin/<name>. 0 with the path; -1 when not found. */
 int cml_find_tool(const char *env_var, const char *name, char *path, size_t len);
 
-/* technique_run.c: the checks that run the lab binary. cml_tech_ncu_lab profiles once for the
- * ncu checks of every task of spec with solved[i] set, when there are two or more (each run
- * pays ncu's and CUDA's start); how many tasks that run took (0: none). A check reads the rows
- * of its own kernel pattern there; when it finds none (or that run failed), cml_tech_ncu
- * profiles the task alone, once for all of its metrics on one kernel pattern, and keeps that
- * run for the task's next ncu checks. cml_tech_ncu_forget drops the task's run (call it before
- * each task), cml_tech_ncu_lab_forget the lab's (after the lab). */
+/* technique_run.c: the checks that run the lab binary, and the ncu runs they share: plain data
+ * the caller owns (zeroed to start, cml_ncu_runs_free after the lab), handed in through
+ * cml_technique_env.ncu. cml_tech_ncu_lab profiles once for the ncu checks of every task of
+ * spec with solved[i] set, when there are two or more (each run pays ncu's and CUDA's start),
+ * into runs->lab; how many tasks it took (0: none). A check reads the rows of its own kernel
+ * pattern there; when it finds none (or that run failed), cml_tech_ncu profiles the task alone,
+ * once for all of its metrics on one kernel pattern, into runs->task, which the task's next
+ * checks reuse (cml_ncu_task_forget drops it; cml_technique_task does, before and after a
+ * task). Without runs (env->ncu NULL) every check profiles alone. */
+typedef struct cml_ncu_runs {
+    struct {
+        char key[CML_PATH + 1024]; /* what the run was: binary, seed, kernels, metrics, case */
+        int rc;
+        cml_tech_result failed;    /* what the tool run said when rc != 0 */
+        cml_proc_result r;
+    } task;
+    struct {
+        const cml_task_spec *tasks[CML_MAX_TASKS]; /* whose cases the run took */
+        int ntasks, rc;
+        cml_proc_result r;
+    } lab;
+} cml_ncu_runs;
+void cml_ncu_task_forget(cml_ncu_runs *runs);
+void cml_ncu_runs_free(cml_ncu_runs *runs);
 int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_technique_env *env);
-void cml_tech_ncu_lab_forget(void);
-void cml_tech_ncu_forget(void);
 void cml_tech_ncu(const cml_tech_spec *c, const cml_task_spec *t, const cml_technique_env *env,
                   cml_tech_result *out);
 

@@ -51,39 +51,19 @@ static int list_has(const char *list, const char *item, char sep)
     return 0;
 }
 
-/* The last ncu run, for the task's other ncu checks of the same kernel: one profiling run
- * collects every metric they name (each run re-executes the lab binary and replays the kernel
- * once per pass, so runs are what grading time goes on). */
-static struct {
-    char key[CML_PATH + 1024];
-    int rc;
-    cml_tech_result failed; /* what run_tool said when rc != 0 */
-    cml_proc_result r;
-} last_ncu;
-
-/* The lab's one ncu run over every solved task's ncu case (cml_tech_ncu_lab): each process
- * costs ncu's and CUDA's start, about 2.4 s on an H100, so lab 03's three tasks paid 7.3 s for
- * runs of milliseconds. A check reads the rows of its own kernel pattern; a check that finds
- * none there, or a run that failed, falls back to the task's own run (last_ncu), so the verdict
- * of a failing task is the same as with runs of its own. */
-static struct {
-    const cml_task_spec *tasks[CML_MAX_TASKS]; /* whose cases the run took */
-    int ntasks, rc;
-    cml_proc_result r;
-} lab_ncu;
-
 /* Contract in technique.h. */
-void cml_tech_ncu_forget(void)
+void cml_ncu_task_forget(cml_ncu_runs *runs)
 {
-    cml_proc_result_free(&last_ncu.r);
-    memset(&last_ncu, 0, sizeof last_ncu);
+    cml_proc_result_free(&runs->task.r);
+    memset(&runs->task, 0, sizeof runs->task);
 }
 
 /* Contract in technique.h. */
-void cml_tech_ncu_lab_forget(void)
+void cml_ncu_runs_free(cml_ncu_runs *runs)
 {
-    cml_proc_result_free(&lab_ncu.r);
-    memset(&lab_ncu, 0, sizeof lab_ncu);
+    cml_ncu_task_forget(runs);
+    cml_proc_result_free(&runs->lab.r);
+    memset(&runs->lab, 0, sizeof runs->lab);
 }
 
 /* Appends to the comma-separated list buf each metric of t's ncu checks whose pattern is
@@ -132,27 +112,28 @@ static int ncu_exec(const char *ncu, const char *kernels, const char *metrics,
 
 /* ncu for t's case `one` on kernels matching c->pattern, collecting every metric t asks of
  * them; reuses the last run when it was the same. 0 when ncu ran to an end (its output in
- * last_ncu.r), else -1 with out filled by cml_tool_run. */
+ * runs->task.r), else -1 with out filled by cml_tool_run. */
 static int run_ncu(const char *ncu, const cml_tech_spec *c, const cml_task_spec *t,
-                   const cml_technique_env *env, char one[200], cml_tech_result *out)
+                   const cml_technique_env *env, char one[200], cml_ncu_runs *runs,
+                   cml_tech_result *out)
 {
-    char metrics[1024] = "", key[sizeof last_ncu.key];
+    char metrics[1024] = "", key[sizeof runs->task.key];
     task_metrics(t, c->pattern, metrics, sizeof metrics);
     snprintf(key, sizeof key, "%s|%llu|%s|%s|%s", env->bin, (unsigned long long)env->seed,
              c->pattern, metrics, one);
-    if (last_ncu.key[0] && strcmp(key, last_ncu.key) == 0) {
-        if (last_ncu.rc != 0)
-            *out = last_ncu.failed;
-        return last_ncu.rc;
+    if (runs->task.key[0] && strcmp(key, runs->task.key) == 0) {
+        if (runs->task.rc != 0)
+            *out = runs->task.failed;
+        return runs->task.rc;
     }
-    cml_tech_ncu_forget();
-    last_ncu.rc = ncu_exec(ncu, c->pattern, metrics, (char (*)[200])one, 1, env, &last_ncu.r,
-                           out->detail, sizeof out->detail);
-    if (last_ncu.rc != 0)
+    cml_ncu_task_forget(runs);
+    runs->task.rc = ncu_exec(ncu, c->pattern, metrics, (char (*)[200])one, 1, env,
+                             &runs->task.r, out->detail, sizeof out->detail);
+    if (runs->task.rc != 0)
         out->state = CML_TECH_NOT_CHECKED;
-    last_ncu.failed = *out;
-    snprintf(last_ncu.key, sizeof last_ncu.key, "%s", key);
-    return last_ncu.rc;
+    runs->task.failed = *out;
+    snprintf(runs->task.key, sizeof runs->task.key, "%s", key);
+    return runs->task.rc;
 }
 
 /* Contract in technique.h. */
@@ -160,7 +141,10 @@ int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_tech
 {
     char ncu[CML_PATH], cases[CML_MAX_TASKS][200], kernels[1024] = "", metrics[1024] = "",
          detail[512];
-    cml_tech_ncu_lab_forget();
+    cml_ncu_runs *runs = env->ncu;
+    if (!runs)
+        return 0; /* nowhere to keep it: each task profiles alone */
+    cml_ncu_runs_free(runs);
     for (int i = 0; env->bin && i < spec->ntasks; i++) {
         const cml_task_spec *t = &spec->tasks[i];
         int has_ncu = 0;
@@ -175,56 +159,45 @@ int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_tech
         if (!has_ncu)
             continue;
         task_metrics(t, NULL, metrics, sizeof metrics);
-        ncu_case_of(t, cases[lab_ncu.ntasks], sizeof cases[0]);
-        lab_ncu.tasks[lab_ncu.ntasks++] = t;
+        ncu_case_of(t, cases[runs->lab.ntasks], sizeof cases[0]);
+        runs->lab.tasks[runs->lab.ntasks++] = t;
     }
     /* one task: its own run is the same run; none: nothing to profile */
-    if (lab_ncu.ntasks < 2 || cml_find_tool("CML_NCU", "ncu", ncu, sizeof ncu) != 0) {
-        lab_ncu.ntasks = 0;
+    if (runs->lab.ntasks < 2 || cml_find_tool("CML_NCU", "ncu", ncu, sizeof ncu) != 0) {
+        runs->lab.ntasks = 0;
         return 0;
     }
-    lab_ncu.rc = ncu_exec(ncu, kernels, metrics, cases, lab_ncu.ntasks, env, &lab_ncu.r, detail,
+    runs->lab.rc = ncu_exec(ncu, kernels, metrics, cases, runs->lab.ntasks, env, &runs->lab.r, detail,
                           sizeof detail);
-    return lab_ncu.ntasks;
+    return runs->lab.ntasks;
 }
 
 /* Check c of task t from the lab's run (cml_tech_ncu_lab), when it holds rows of c's kernel
  * and metric: 1 with out filled, else 0 (the task's own run decides). */
 static int from_lab_run(const cml_tech_spec *c, const cml_task_spec *t, const char *one,
-                        cml_tech_result *out)
+                        const cml_ncu_runs *runs, cml_tech_result *out)
 {
     int in = 0;
-    for (int i = 0; i < lab_ncu.ntasks; i++)
-        in |= lab_ncu.tasks[i] == t;
+    for (int i = 0; i < runs->lab.ntasks; i++)
+        in |= runs->lab.tasks[i] == t;
     double sum = 0;
-    int rows = in && lab_ncu.rc == 0 && lab_ncu.r.output
-               ? cml_ncu_sum(lab_ncu.r.output, c->metric, c->pattern, &sum) : 0;
+    int rows = in && runs->lab.rc == 0 && runs->lab.r.output
+               ? cml_ncu_sum(runs->lab.r.output, c->metric, c->pattern, &sum) : 0;
     if (rows == 0)
         return 0;
     out->state = sum <= c->max ? CML_TECH_PASSED : CML_TECH_FAILED;
     snprintf(out->detail, sizeof out->detail, "%.80s = %.17g %s %.17g over %d launch%s of "
              "kernels matching %.40s (case %.60s, in one ncu run for %d tasks)", c->metric,
              sum, sum <= c->max ? "<=" : "> limit", c->max, rows, rows == 1 ? "" : "es",
-             c->pattern, one, lab_ncu.ntasks);
+             c->pattern, one, runs->lab.ntasks);
     return 1;
 }
 
-/* Contract in technique.h. */
-void cml_tech_ncu(const cml_tech_spec *c, const cml_task_spec *t, const cml_technique_env *env,
-                  cml_tech_result *out)
+/* Check c's verdict from the rows of ncu's run r (of case `one`). */
+static void judge_rows(const cml_tech_spec *c, const cml_proc_result *r, const char *one,
+                       cml_tech_result *out)
 {
-    char ncu[CML_PATH], one[200], tail[200];
-    out->state = CML_TECH_NOT_CHECKED;
-    ncu_case_of(t, one, sizeof one);
-    if (from_lab_run(c, t, one, out))
-        return;
-    if (cml_find_tool("CML_NCU", "ncu", ncu, sizeof ncu) != 0) {
-        snprintf(out->detail, sizeof out->detail, "not checked (ncu not found)");
-        return;
-    }
-    if (run_ncu(ncu, c, t, env, one, out) != 0)
-        return;
-    const cml_proc_result *r = &last_ncu.r;
+    char tail[200];
     double sum = 0;
     int rows = r->output ? cml_ncu_sum(r->output, c->metric, NULL, &sum) : 0;
     cml_proc_tail(r, 150, tail, sizeof tail);
@@ -247,4 +220,23 @@ void cml_tech_ncu(const cml_tech_spec *c, const cml_task_spec *t, const cml_tech
                  "launch%s (case %.100s)", c->metric, sum, sum <= c->max ? "<=" : "> limit",
                  c->max, rows, rows == 1 ? "" : "es", one);
     }
+}
+
+/* Contract in technique.h. */
+void cml_tech_ncu(const cml_tech_spec *c, const cml_task_spec *t, const cml_technique_env *env,
+                  cml_tech_result *out)
+{
+    char ncu[CML_PATH], one[200];
+    cml_ncu_runs alone = {0}, *runs = env->ncu ? env->ncu : &alone;
+    out->state = CML_TECH_NOT_CHECKED;
+    ncu_case_of(t, one, sizeof one);
+    if (from_lab_run(c, t, one, runs, out))
+        return;
+    if (cml_find_tool("CML_NCU", "ncu", ncu, sizeof ncu) != 0) {
+        snprintf(out->detail, sizeof out->detail, "not checked (ncu not found)");
+        return;
+    }
+    if (run_ncu(ncu, c, t, env, one, runs, out) == 0)
+        judge_rows(c, &runs->task.r, one, out);
+    cml_ncu_runs_free(&alone);
 }
