@@ -51,16 +51,12 @@ int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *s
     const cml_sandbox_caps *caps = cml_sandbox_caps_get();
     char home[CML_PATH + 8], tmp[CML_PATH + 8], prog[CML_PATH], why[160] = "", seed_env[32];
     char *env[35];
-    int e = 0, seed_fd = seed ? cml_seed_fd_open(*seed) : -1;
-    if (seed && seed_fd < 0)
-        return cml_run_start_failed(out, "passing the seed", argv && argv[0] ? argv[0] : "-",
-                                    errno);
+    int e = 0, seed_fd = -1;
     snprintf(home, sizeof home, "HOME=%s", scratch);
     snprintf(tmp, sizeof tmp, "TMPDIR=%s", scratch);
-    snprintf(seed_env, sizeof seed_env, "CML_SEED_FD=%d", seed_fd);
     env[e++] = home;
     env[e++] = tmp;
-    if (seed)
+    if (seed) /* its number is filled in once the pipe is made, after every early return */
         env[e++] = seed_env;
     for (int i = 0; extra_env && extra_env[i] && e < 32; i++)
         env[e++] = extra_env[i];
@@ -81,6 +77,13 @@ int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *s
     if (caps->fs && rs < 0) { /* Landlock is there but the policy failed: never run loose */
         return cml_run_start_failed(out, why, prog, EPERM);
     }
+    if (seed && (seed_fd = cml_seed_fd_open(*seed)) < 0) {
+        const int err = errno;
+        if (rs >= 0)
+            close(rs);
+        return cml_run_start_failed(out, "passing the seed", prog, err);
+    }
+    snprintf(seed_env, sizeof seed_env, "CML_SEED_FD=%d", seed_fd);
     child_plan extra = { .sandboxed = 1, .tool = tool != NULL, .ruleset_fd = rs, .caps = caps,
                          .mem_cap = cml_sandbox_mem_cap(), .seed_fd = seed_fd };
     int rc = supervised(argv, env, scratch, result_fd, timeout_s, output_cap, &extra, prog, out);
