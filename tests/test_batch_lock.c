@@ -10,6 +10,7 @@
 
 #include "batch_fixture.h"
 #include "class.h"
+#include "gpu_lock.h"
 #include "suites.h"
 #include "util.h"
 

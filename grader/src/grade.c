@@ -7,7 +7,7 @@
 #include "grade_build.h"
 #include "evidence.h"
 #include "calibration.h"
-#include "class.h"
+#include "gpu_lock.h"
 #include "build.h"
 #include "probe.h"
 #include "report.h"

@@ -1,6 +1,6 @@
 /* One confined run of a lab binary (see grade_run.h). */
 #include "grade_run.h"
-#include "class.h"
+#include "gpu_lock.h"
 #include "run.h"
 #include "sandbox.h"
 #include "sha256.h"

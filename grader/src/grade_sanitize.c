@@ -4,7 +4,7 @@
  * sanitizer: its right output was luck); a tool that is missing or fails on its own is "not
  * checked" and costs nothing. Until the phase has run, the reports say it has not. */
 #include "grade.h"
-#include "class.h"
+#include "gpu_lock.h"
 #include "sanitize.h"
 #include "score.h"
 #include "spec.h"

@@ -4,6 +4,7 @@
 #include "batch.h"
 #include "build.h"
 #include "class.h"
+#include "gpu_lock.h"
 #include "grade.h"
 #include "help.h"
 #include "probe.h"

@@ -2,7 +2,7 @@
  * architecture so that it runs, through the driver's JIT, on any GPU), run it, read its
  * records. */
 #include "probe.h"
-#include "class.h"
+#include "gpu_lock.h"
 #include "sandbox.h"
 #include "build.h"
 #include "records.h"

@@ -2,7 +2,7 @@
  * counter, in the sandbox with a timeout; whatever the grader's machine cannot do is "not
  * checked". cml_find_tool serves compute-sanitizer too (sanitize_run.c). */
 #include "technique.h"
-#include "class.h"
+#include "gpu_lock.h"
 #include "run.h"
 #include "tool_run.h"
 #include "util.h"

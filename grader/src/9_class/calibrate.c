@@ -4,6 +4,7 @@
 #include "args.h"
 #include "calibration.h"
 #include "class.h"
+#include "gpu_lock.h"
 #include "build.h"
 #include "grade.h"
 #include "help.h"

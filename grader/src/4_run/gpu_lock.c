@@ -1,12 +1,12 @@
-/* The GPU lock (class.h): a flock on a file that every grading of one GPU shares. */
-#include "class.h"
+/* The GPU lock (gpu_lock.h): a flock on a file that every grading of one GPU shares. */
+#include "gpu_lock.h"
 #include "util.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
 
-/* Contract in class.h. */
+/* Contract in gpu_lock.h. */
 int cml_gpu_lock(const char *path, FILE *progress)
 {
     if (!path)
@@ -19,7 +19,7 @@ int cml_gpu_lock(const char *path, FILE *progress)
     return fd;
 }
 
-/* Contract in class.h. */
+/* Contract in gpu_lock.h. */
 void cml_gpu_unlock(int fd)
 {
     if (fd >= 0)
@@ -32,13 +32,13 @@ static const char *hold_path;
 static int hold_fd = -1, hold_depth;
 static double held_s, waited_s, since; /* for cml_gpu_hold_times */
 
-/* Contract in class.h. */
+/* Contract in gpu_lock.h. */
 void cml_gpu_hold_path(const char *path)
 {
     hold_path = path;
 }
 
-/* Contract in class.h. */
+/* Contract in gpu_lock.h. */
 void cml_gpu_hold(void)
 {
     if (hold_depth++ > 0)
@@ -50,7 +50,7 @@ void cml_gpu_hold(void)
     waited_s += since - asked;
 }
 
-/* Contract in class.h. */
+/* Contract in gpu_lock.h. */
 void cml_gpu_release(void)
 {
     if (hold_depth == 0 || --hold_depth > 0)
@@ -60,7 +60,7 @@ void cml_gpu_release(void)
     hold_fd = -1;
 }
 
-/* Contract in class.h. */
+/* Contract in gpu_lock.h. */
 void cml_gpu_hold_times(double *held, double *waited)
 {
     *held = held_s;
