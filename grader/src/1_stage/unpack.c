@@ -2,7 +2,6 @@
  * what the archive's listing claims: a zip's listing can lie about its sizes. */
 #include "unpack.h"
 #include "run.h"
-#include "technique.h"
 #include "util.h"
 
 #include <dirent.h>

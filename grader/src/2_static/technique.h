@@ -86,9 +86,6 @@ int cml_calls_reach(const char *text, const char *function, const regex_t *re, c
  * "Kernel Name" before its parameters matches it. The number of rows summed; 0 when none. */
 int cml_ncu_sum(const char *csv, const char *metric, const char *kernel, double *sum);
 
-/* An external tool: $env_var when set (a path, or a name looked up on PATH), else `name` on
- * PATH, else /usr/local/cuda/bin/<name>. 0 with the path; -1 when not found. */
-int cml_find_tool(const char *env_var, const char *name, char *path, size_t len);
 
 /* technique_run.c: the checks that run the lab binary, and the ncu runs they share: plain data
  * the caller owns (zeroed to start, cml_ncu_runs_free after the lab), handed in through

@@ -7,7 +7,6 @@
 #include "report.h"
 #include "run.h"
 #include "stage.h"
-#include "technique.h"
 #include "util.h"
 
 #include <errno.h>

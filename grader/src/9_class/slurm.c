@@ -7,7 +7,6 @@
 #include "class.h"
 #include "cml.h"
 #include "help.h"
-#include "technique.h"
 #include "util.h"
 
 #include <getopt.h>

@@ -65,4 +65,8 @@ int cml_ncpus(void);
  * Returns when every call has returned. */
 void cml_parallel(int n, int workers, void (*fn)(void *ctx, int i), void *ctx);
 
+/* find_tool.c: an external tool. $env_var when set (a path, or a name looked up on PATH), else
+ * `name` on PATH, else /usr/local/cuda/bin/<name>. 0 with the path; -1 when not found. */
+int cml_find_tool(const char *env_var, const char *name, char *path, size_t len);
+
 #endif /* CML_UTIL_H */
