@@ -138,8 +138,8 @@ int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_tech
         runs->lab.ntasks = 0;
         return 0;
     }
-    runs->lab.rc = ncu_exec(ncu, kernels, metrics, cases, runs->lab.ntasks, env, &runs->lab.r, detail,
-                          sizeof detail);
+    runs->lab.rc = ncu_exec(ncu, kernels, metrics, cases, runs->lab.ntasks, env, &runs->lab.r,
+                            detail, sizeof detail);
     return runs->lab.ntasks;
 }
 
