@@ -142,11 +142,20 @@ static char linked_symbol(const cml_build *b, const char *name)
     return type;
 }
 
+/* The attack file's C-linkage global `name` was made file-local (the log line holds `why`),
+ * not refused by the defines rule. */
+static void assert_made_local(const char *name, const char *why)
+{
+    char local[200], defines[200];
+    snprintf(local, sizeof local, "'%s' made file-local", name);
+    snprintf(defines, sizeof defines, "defines '%s'", name);
+    ck_assert_msg(log_has(&attack, local, why) && !log_has(&attack, "link rule:", defines),
+                  "%.5000s", attack.log ? attack.log : "");
+}
+
 START_TEST(makes_a_c_linkage_kernel_file_local_instead_of_refusing_it)
 {
-    ck_assert_msg(log_has(&attack, "'getrandom' made file-local", "no other file uses it") &&
-                  !log_has(&attack, "link rule:", "defines 'getrandom'"),
-                  "%.5000s", attack.log ? attack.log : "");
+    assert_made_local("getrandom", "no other file uses it");
 }
 END_TEST
 
@@ -224,9 +233,7 @@ END_TEST
 
 START_TEST(makes_an_exported_global_variable_file_local_instead_of_refusing_it)
 {
-    ck_assert_msg(log_has(&attack, "'exportedCounter' made file-local", "") &&
-                  !log_has(&attack, "link rule:", "defines 'exportedCounter'"),
-                  "%.5000s", attack.log ? attack.log : "");
+    assert_made_local("exportedCounter", "");
 }
 END_TEST
 
