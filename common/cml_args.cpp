@@ -21,6 +21,19 @@ uint64_t cml_seed(void) { return g_data.set ? g_data.seed : g_opt.seed; }
 void cml_use_seed(uint64_t seed) { g_data.seed = seed, g_data.set = 1; }
 void cml_use_case_seed(void) { g_data.set = 0; }
 
+/* A decimal integer below 2^64 that ends at `stop` ('\0', or the pipe's '\n') into *v: 0, or
+ * -1 (*v unchanged). */
+static int decimal_u64(const char *s, char stop, uint64_t *v)
+{
+    char *end = NULL;
+    errno = 0;
+    const unsigned long long x = strtoull(s, &end, 10);
+    if (s[0] < '0' || s[0] > '9' || *end != stop || errno)
+        return -1;
+    *v = x;
+    return 0;
+}
+
 /* The grader's seed: never in argv or the environment (a student file could read those), but
  * in a pipe named by CML_SEED_FD, read to its end and closed before any other constructor of
  * the process runs (priority 101: before the default ones), so nothing later finds it there.
@@ -32,7 +45,7 @@ __attribute__((constructor(101))) static void take_piped_seed(void)
     const char *name = getenv("CML_SEED_FD");
     if (!name)
         return;
-    char text[32] = "", *end = NULL;
+    char text[32] = "";
     const int fd = atoi(name);
     size_t n = 0;
     for (ssize_t got = 1; got > 0 && n + 1 < sizeof text; n += got > 0 ? (size_t)got : 0)
@@ -40,10 +53,7 @@ __attribute__((constructor(101))) static void take_piped_seed(void)
     close(fd);
     unsetenv("CML_SEED_FD");
     text[n] = '\0';
-    errno = 0;
-    const unsigned long long v = strtoull(text, &end, 10);
-    g_seed_piped = text[0] >= '0' && text[0] <= '9' && *end == '\n' && !errno ? 1 : -1;
-    g_opt.seed = g_seed_piped > 0 ? v : g_opt.seed;
+    g_seed_piped = decimal_u64(text, '\n', &g_opt.seed) == 0 ? 1 : -1;
 }
 
 int cml_seed_from_grader(void) { return g_seed_piped > 0; }
@@ -61,14 +71,10 @@ void cml_usage(const char *prog)
 /* --seed's value: a decimal integer below 2^64. 0, or -1 with the reason on stderr. */
 static int parse_seed(const char *s)
 {
-    char *end = NULL;
-    errno = 0;
-    g_opt.seed = strtoull(s, &end, 10);
-    if (s[0] < '0' || s[0] > '9' || *end || errno) {
-        fprintf(stderr, "bad --seed '%s': a decimal integer below 2^64\n", s);
-        return -1;
-    }
-    return 0;
+    if (decimal_u64(s, '\0', &g_opt.seed) == 0)
+        return 0;
+    fprintf(stderr, "bad --seed '%s': a decimal integer below 2^64\n", s);
+    return -1;
 }
 
 int cml_times_anything(void)
