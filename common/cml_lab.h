@@ -148,6 +148,12 @@ void cml_run_case_host(const cml_case *c, float *h_out, size_t out_elems, const 
 void cml_todo_reset(void);
 int cml_case_todo(const cml_case *c);
 
+/* memcpy and memset by several host threads, for buffers of hundreds of MiB that the CPU must
+ * write itself (a reset's inputs, the poisoned output): the pages end up where the CPU's writes
+ * put them, as with memcpy and memset, in a fraction of the time. */
+void cml_host_copy(void *dst, const void *src, size_t bytes);
+void cml_host_set(void *dst, int byte, size_t bytes);
+
 /* This run's pinned cudaMemcpy bandwidths (GB/s, 256 MiB each way), measured on first use. */
 void cml_pinned_gbps(double *h2d, double *d2h);
 /* End-to-end ms of the last timed host case or row (0 when it did not run). */

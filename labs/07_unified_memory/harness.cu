@@ -55,12 +55,19 @@ struct pristine {
         }
         return 0;
     }
-    void write(bufs &b) const /* the host initialises A and B: their pages come to the CPU */
+    /* The host initialises A and B: their pages come to the CPU. Managed pages the last run
+     * left on the GPU are first brought back in bulk (untimed), which leaves them where the
+     * CPU's own faults would, one page at a time, at a fraction of the cost; then host threads
+     * write them (cml_host_copy). All of it is untimed, before each repetition. */
+    void write(bufs &b, cudaStream_t st) const
     {
         for (int s = 0; s < 2; s++)
             CML_CHECK(cudaMemcpy(ab[s], gen[s], n * sizeof(float), cudaMemcpyDeviceToHost));
-        memcpy(b.p[0], ab[0], n * sizeof(float));
-        memcpy(b.p[1], ab[1], n * sizeof(float));
+        for (int s = 0; s < 2 && !b.pinned; s++)
+            CML_CHECK(cml_mem_prefetch(b.p[s], n * sizeof(float), cml_loc_host(), st));
+        CML_CHECK(cudaStreamSynchronize(st));
+        cml_host_copy(b.p[0], ab[0], n * sizeof(float));
+        cml_host_copy(b.p[1], ab[1], n * sizeof(float));
     }
 };
 
@@ -124,10 +131,9 @@ static void check_prefetched(const float *A, const float *B, size_t n, int devic
             return;
         }
         if (where != device) {
-            cml_case_fail("%s was %s before the kernel: prefetch it to the GPU",
-                          p == A ? "A" : "B",
-                          where == cudaCpuDeviceId ? "last prefetched to the host"
-                                                   : "never prefetched");
+            /* the harness prefetches A and B to the host before each run (pristine::write) */
+            cml_case_fail("%s was still on the host when the kernel started: prefetch it to "
+                          "the GPU", p == A ? "A" : "B");
             return;
         }
     }
@@ -183,7 +189,7 @@ static void run_kind(const cml_case *c, enum kind k)
             return;
     if (init.make(n) != 0)
         return;
-    auto reset = [&](cudaStream_t) { init.write(b); };
+    auto reset = [&](cudaStream_t s) { init.write(b, s); };
     const uint64_t f = n * sizeof(float);
     cml_host_io io = {};
     io.h2d_bytes = 2 * f, io.d2h_bytes = f, io.touch_output = 1;
