@@ -1,5 +1,5 @@
 /* The batch's progress display (batch_progress.c): a status line rewritten in place on a
- * terminal, plain lines elsewhere. Part of the batch suite. */
+ * terminal, plain lines elsewhere; and when the scheduler starts a grading (batch_run.c). */
 #include <check.h>
 #include <pty.h>
 #include <stdio.h>
@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "batch_progress.h"
+#include "batch_run.h"
 #include "suites.h"
 
 static const cml_student_status GRADED = { .state = "graded", .score = 270, .max = 280,
@@ -70,10 +71,33 @@ START_TEST(status_line_in_place_on_a_terminal)
 END_TEST
 
 /* Contract in suites.h. */
+/* Two gradings of one GPU started together built together and ended together, the GPU idle
+ * through each pair's builds: a grading starts only once the other of its GPU is `stagger`
+ * seconds old (or gone); drift checks and other GPUs do not count. */
+START_TEST(gradings_of_one_gpu_start_staggered)
+{
+    cml_batch *b = calloc(1, sizeof *b);
+    ck_assert_ptr_nonnull(b);
+    b->ngpus = 2, b->per_gpu = 2;
+    ck_assert_int_eq(cml_batch_may_start(b, 0, 100.0, 10.0), 1); /* nothing runs */
+    b->slot[0][0] = (cml_slot){ .pid = 4242, .entry = 3, .t0 = 100.0 };
+    ck_assert_int_eq(cml_batch_may_start(b, 0, 104.0, 10.0), 0);
+    ck_assert_int_eq(cml_batch_may_start(b, 0, 110.5, 10.0), 1);
+    ck_assert_int_eq(cml_batch_may_start(b, 1, 104.0, 10.0), 1); /* another GPU */
+    ck_assert_int_eq(cml_batch_may_start(b, 0, 104.0, 0.0), 1);  /* CML_BATCH_STAGGER=0 */
+    b->slot[0][0].entry = -1; /* a drift check, not a grading */
+    ck_assert_int_eq(cml_batch_may_start(b, 0, 104.0, 10.0), 1);
+    b->slot[0][0] = (cml_slot){ .pid = 0, .entry = 3, .t0 = 100.0 }; /* it ended early */
+    ck_assert_int_eq(cml_batch_may_start(b, 0, 101.0, 10.0), 1);
+    free(b);
+}
+END_TEST
+
 void batch_progress_add(Suite *s)
 {
     TCase *tc = tcase_create("progress");
     tcase_add_test(tc, plain_lines_when_not_a_terminal);
     tcase_add_test(tc, status_line_in_place_on_a_terminal);
+    tcase_add_test(tc, gradings_of_one_gpu_start_staggered);
     suite_add_tcase(s, tc);
 }

@@ -113,10 +113,31 @@ static void finish(cml_batch *b, int g, cml_slot *s, int wstatus)
     s->pid = 0;
 }
 
-/* Fill every free slot: a due drift check first, else the next student. */
+/* Contract in batch_run.h. */
+int cml_batch_may_start(const cml_batch *b, int g, double now, double stagger)
+{
+    for (int k = 0; k < b->per_gpu; k++) {
+        const cml_slot *s = &b->slot[g][k];
+        if (s->pid && s->entry >= 0 && now - s->t0 < stagger)
+            return 0;
+    }
+    return 1;
+}
+
+/* CML_BATCH_STAGGER's seconds (0 to 600), else the default. */
+static double stagger_setting(void)
+{
+    const char *e = getenv("CML_BATCH_STAGGER");
+    char *end;
+    double v = e && *e ? strtod(e, &end) : -1;
+    return e && *e && !*end && v >= 0 && v <= 600 ? v : CML_BATCH_STAGGER_S;
+}
+
+/* Fill every free slot: a due drift check first, else the next student (staggered). */
 static int fill(cml_batch *b)
 {
     int running = 0;
+    const double stagger = stagger_setting();
     for (int g = 0; g < b->ngpus; g++)
         for (int k = 0; k < b->per_gpu; k++) {
             cml_slot *s = &b->slot[g][k];
@@ -125,7 +146,7 @@ static int fill(cml_batch *b)
                 s->pid = cml_drift_start(b, g);
                 s->pid = s->pid > 0 ? s->pid : 0;
             }
-            if (!s->pid && b->nqueue > 0) {
+            if (!s->pid && b->nqueue > 0 && cml_batch_may_start(b, g, cml_now(), stagger)) {
                 int i = b->queue[0];
                 memmove(b->queue, b->queue + 1, (size_t)--b->nqueue * sizeof *b->queue);
                 start(b, g, s, i);
