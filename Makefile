@@ -33,14 +33,14 @@ CPPFLAGS += $(addprefix -I,$(GRADER_DIRS)) -Icommon -MMD -MP
 LDLIBS := -pthread -lm
 
 GRADER_SRC := $(sort $(wildcard $(addsuffix /*.c,$(GRADER_DIRS))))
-# cml-confine (grader/src/4_run/confine_main.c) is a program of its own: a tool starts it in
+# cml-confine (grader/src/sandbox/confine_main.c) is a program of its own: a tool starts it in
 # place of the lab, and it confines the lab again before executing it (sandbox.h).
-CONFINE_MAIN := $(BUILD)/obj/grader/src/4_run/confine_main.o
+CONFINE_MAIN := $(BUILD)/obj/grader/src/sandbox/confine_main.o
 # A copy of the labs without grader/ (the old hand-out: labs, common, docs and this Makefile)
 # cannot build the grader: say so, instead of make's "No rule to make target ... confine_main.o".
 GRADER_GOALS := $(filter all grade bench check check-run $(BUILD)/cml-%,$(or $(MAKECMDGOALS),all))
 ifneq ($(GRADER_GOALS),)
-ifeq ($(wildcard grader/src/4_run/confine_main.c),)
+ifeq ($(wildcard grader/src/sandbox/confine_main.c),)
 $(error grader/src is missing here, so the grader cannot be built: this copy of the labs was \
 handed out without it. Instructors hand out `make student-bundle` (CLASS_GUIDE.md); students \
 ask for that bundle)

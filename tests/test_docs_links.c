@@ -2,7 +2,7 @@
  * folder, an anchor dropped) and every repository path written in backticks (`docs/X.md`,
  * `grader/src/...c`, resolved from the root) of every Markdown page of the repository. Paths
  * with the placeholder NN (`labs/NN_name/EXERCISE.md`) and links inside code spans are not
- * references; a glob (`grader/src/4_run/sandbox*.c`) must name at least one file. Added to the
+ * references; a glob (`grader/src/sandbox/sandbox*.c`) must name at least one file. Added to the
  * sheets suite. No GPU. */
 #include <check.h>
 #include <dirent.h>

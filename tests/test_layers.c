@@ -2,7 +2,8 @@
  * a header of base/ itself or of common/ (the harness's shared headers, cml_rand.h), never one
  * of the pipeline's folders, so base/ can be read, built and tested alone. (A status table in
  * 7_score/ that base/cml.h included once made base, 5_verify and 7_score one include cycle.)
- * Added to the sheets suite. No GPU. */
+ * And no two folders of grader/src include each other, directly or around a loop. Added to the
+ * sheets suite. No GPU. */
 #include <check.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -45,27 +46,49 @@ static int foreign_includes(const char *root, const char *file, const char *text
     return bad;
 }
 
-START_TEST(base_includes_only_base_and_common)
+/* fn(ctx, name, text) for every .c and .h of the folder dir (an absolute path); how many. */
+static int each_source(const char *dir, void (*fn)(void *, const char *, const char *),
+                       void *ctx)
 {
-    char dir[CML_PATH], path[CML_PATH], why[4096] = "";
-    snprintf(dir, sizeof dir, "%s/grader/src/base", test_root());
+    char path[CML_PATH];
     DIR *d = opendir(dir);
-    ck_assert_ptr_nonnull(d);
-    int bad = 0, files = 0;
+    ck_assert_msg(d != NULL, "cannot open %s", dir);
+    int files = 0;
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
         size_t n = strlen(e->d_name);
         if (n < 3 || (strcmp(e->d_name + n - 2, ".c") && strcmp(e->d_name + n - 2, ".h")))
             continue;
         char *text = cml_fmt(path, sizeof path, "%s/%s", dir, e->d_name) == 0
                      ? cml_read_text(path, 1 << 20, NULL) : NULL;
-        ck_assert_ptr_nonnull(text);
-        bad += foreign_includes(test_root(), e->d_name, text, why, sizeof why);
-        files++;
+        ck_assert_msg(text != NULL, "cannot read %s", path);
+        fn(ctx, e->d_name, text);
         free(text);
+        files++;
     }
     closedir(d);
-    ck_assert_msg(files >= 8 && bad == 0, "%d file(s) of base/, %d foreign include(s):\n%s",
-                  files, bad, why);
+    return files;
+}
+
+typedef struct {
+    int bad;
+    char why[4096];
+} foreign;
+
+static void count_foreign(void *ctx, const char *name, const char *text)
+{
+    foreign *f = ctx;
+    f->bad += foreign_includes(test_root(), name, text, f->why, sizeof f->why);
+}
+
+START_TEST(base_includes_only_base_and_common)
+{
+    char dir[CML_PATH];
+    static foreign f;
+    memset(&f, 0, sizeof f);
+    snprintf(dir, sizeof dir, "%s/grader/src/base", test_root());
+    int files = each_source(dir, count_foreign, &f);
+    ck_assert_msg(files >= 8 && f.bad == 0, "%d file(s) of base/, %d foreign include(s):\n%s",
+                  files, f.bad, f.why);
 }
 END_TEST
 
@@ -81,11 +104,155 @@ START_TEST(an_include_of_a_pipeline_header_is_caught)
 }
 END_TEST
 
+/* ---- no include cycle between the grader's folders ----
+ * An edge a -> b: a file of folder a includes (a line starting `#include "`, so a comment that
+ * quotes one does not count) a header that sits in folder b. A cycle means no folder of it can be
+ * read or tested without the others; the runner and the sandbox once sat in 4_run, included by
+ * 1_stage to 3_build while 4_run included theirs, and made 0_spec to 4_run one cycle. */
+#define MAX_FOLDERS 24
+
+typedef struct {
+    int n;
+    char name[MAX_FOLDERS][32];
+    unsigned char edge[MAX_FOLDERS][MAX_FOLDERS];
+    char example[MAX_FOLDERS][MAX_FOLDERS][80]; /* "file includes \"header\"" */
+} folder_graph;
+
+/* DFS from v; 1 when a folder on the current path is reached again, the path in why. */
+static int cycle_from(const folder_graph *g, int v, int *state, int *path, int depth, char *why,
+                      size_t len)
+{
+    state[v] = 1, path[depth] = v;
+    for (int w = 0; w < g->n; w++) {
+        if (!g->edge[v][w] || state[w] == 2)
+            continue;
+        if (state[w] == 1) { /* back edge: the cycle is path[from..depth] then w */
+            int from = 0;
+            while (path[from] != w)
+                from++;
+            for (int k = from; k <= depth; k++) {
+                int a = path[k], b = k < depth ? path[k + 1] : w;
+                size_t used = strlen(why);
+                snprintf(why + used, len - used, "%s -> %s (%s)\n", g->name[a], g->name[b],
+                         g->example[a][b]);
+            }
+            return 1;
+        }
+        if (cycle_from(g, w, state, path, depth + 1, why, len))
+            return 1;
+    }
+    state[v] = 2;
+    return 0;
+}
+
+static int find_cycle(const folder_graph *g, char *why, size_t len)
+{
+    int state[MAX_FOLDERS] = { 0 }, path[MAX_FOLDERS];
+    for (int v = 0; v < g->n; v++)
+        if (state[v] == 0 && cycle_from(g, v, state, path, 0, why, len))
+            return 1;
+    return 0;
+}
+
+static void add_edge(folder_graph *g, int a, int b, const char *file, const char *header)
+{
+    if (!g->edge[a][b])
+        snprintf(g->example[a][b], sizeof g->example[a][b], "%.30s includes \"%.30s\"", file,
+                 header);
+    g->edge[a][b] = 1;
+}
+
+/* The edges of folder a's file `file` (its text). */
+static void file_edges(folder_graph *g, int a, const char *file, const char *text)
+{
+    for (const char *line = text; line && *line; line = strchr(line, '\n'), line += !!line) {
+        const char *p = line + strspn(line, " \t");
+        if (strncmp(p, "#include \"", 10) != 0)
+            continue;
+        char header[200], dir[CML_PATH];
+        const char *end = strchr(p + 10, '"');
+        if (!end || end - (p + 10) >= (long)sizeof header)
+            continue;
+        snprintf(header, sizeof header, "%.*s", (int)(end - (p + 10)), p + 10);
+        for (int b = 0; b < g->n; b++) {
+            if (b != a && cml_fmt(dir, sizeof dir, "grader/src/%s", g->name[b]) == 0 &&
+                in_folder(test_root(), dir, header))
+                add_edge(g, a, b, file, header);
+        }
+    }
+}
+
+typedef struct {
+    folder_graph *g;
+    int a;
+} folder_file;
+
+static void add_file_edges(void *ctx, const char *name, const char *text)
+{
+    folder_file *f = ctx;
+    file_edges(f->g, f->a, name, text);
+}
+
+START_TEST(grader_folders_include_no_cycle)
+{
+    static folder_graph g;
+    char src[CML_PATH], dir[CML_PATH], why[4096] = "";
+    memset(&g, 0, sizeof g);
+    snprintf(src, sizeof src, "%s/grader/src", test_root());
+    snprintf(g.name[g.n++], sizeof g.name[0], ".");
+    DIR *d = opendir(src);
+    ck_assert_ptr_nonnull(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (e->d_type == DT_DIR && e->d_name[0] != '.' && g.n < MAX_FOLDERS)
+            snprintf(g.name[g.n++], sizeof g.name[0], "%.31s", e->d_name);
+    closedir(d);
+    int files = 0;
+    for (int a = 0; a < g.n; a++) {
+        folder_file ff = { &g, a };
+        if (cml_fmt(dir, sizeof dir, "%s/%s", src, g.name[a]) == 0)
+            files += each_source(dir, add_file_edges, &ff);
+    }
+    ck_assert_msg(g.n >= 12 && files >= 100, "%d folders, %d files", g.n, files);
+    ck_assert_msg(!find_cycle(&g, why, sizeof why), "an include cycle between folders:\n%s", why);
+}
+END_TEST
+
+/* The cycle finder itself: a -> b -> c -> a is found and named edge by edge; a -> b -> c, and
+ * an include written in a comment, are not cycles. */
+START_TEST(an_include_cycle_is_caught)
+{
+    static folder_graph g;
+    char why[1024] = "";
+    memset(&g, 0, sizeof g);
+    g.n = 3;
+    snprintf(g.name[0], 32, "1_stage");
+    snprintf(g.name[1], 32, "4_run");
+    snprintf(g.name[2], 32, "sandbox");
+    add_edge(&g, 0, 1, "unpack.c", "run.h");
+    add_edge(&g, 1, 2, "probe.c", "sandbox.h");
+    ck_assert_int_eq(find_cycle(&g, why, sizeof why), 0);
+    add_edge(&g, 2, 0, "sandbox_caps.c", "stage.h");
+    ck_assert_msg(find_cycle(&g, why, sizeof why) && strstr(why, "sandbox -> 1_stage "
+                  "(sandbox_caps.c includes \"stage.h\")") && strstr(why, "1_stage -> 4_run"),
+                  "%s", why);
+    memset(&g, 0, sizeof g);
+    g.n = 3;
+    snprintf(g.name[0], 32, "base");
+    snprintf(g.name[1], 32, "7_score");
+    snprintf(g.name[2], 32, "sandbox");
+    file_edges(&g, 0, "cml.h", "/* once: #include \"score.h\" */\n  #include \"sandbox.h\"\n");
+    ck_assert_msg(!g.edge[0][1] && g.edge[0][2], "the comment's include counted, or the "
+                  "indented one missed");
+}
+END_TEST
+
 /* Contract in suites.h. */
 void layers_add(Suite *s)
 {
     TCase *tc = tcase_create("layers");
     tcase_add_test(tc, base_includes_only_base_and_common);
     tcase_add_test(tc, an_include_of_a_pipeline_header_is_caught);
+    tcase_add_test(tc, grader_folders_include_no_cycle);
+    tcase_add_test(tc, an_include_cycle_is_caught);
     suite_add_tcase(s, tc);
 }

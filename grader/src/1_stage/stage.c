@@ -18,52 +18,6 @@ const char *cml_side_name(enum cml_side side)
     return side == CML_SIDE_STUDENT ? "student" : "reference";
 }
 
-static int read_all(int fd, char *buf, size_t n)
-{
-    size_t done = 0;
-    while (done < n) {
-        ssize_t got = read(fd, buf + done, n - done);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            return -1;
-        done += (size_t)got;
-    }
-    return 0;
-}
-
-/* Contract in stage.h. Opened with O_NOFOLLOW and checked with fstat, so what is checked is
- * what is copied. */
-int cml_copy_file(const char *src, const char *dst, size_t max_bytes, char *err, size_t errlen)
-{
-    int fd = open(src, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-    if (fd < 0) {
-        snprintf(err, errlen, errno == ELOOP ? "%s is a symbolic link: submit the file itself"
-                 : "cannot open %s (%s)", src, strerror(errno));
-        return -1;
-    }
-    struct stat st;
-    char *buf = NULL;
-    int rc = -1;
-    if (fstat(fd, &st) < 0)
-        snprintf(err, errlen, "cannot stat %s (%s)", src, strerror(errno));
-    else if (!S_ISREG(st.st_mode))
-        snprintf(err, errlen, "%s is not a regular file: submit the source file itself", src);
-    else if ((size_t)st.st_size > max_bytes)
-        snprintf(err, errlen, "%s is %lld bytes, more than the %zu allowed: submit the source "
-                 "file only", src, (long long)st.st_size, max_bytes);
-    else if (!(buf = malloc((size_t)st.st_size + 1)) || read_all(fd, buf, (size_t)st.st_size) < 0)
-        snprintf(err, errlen, "cannot read %s (%s)", src, strerror(errno ? errno : EIO));
-    else if (cml_write_file(dst, buf, (size_t)st.st_size) < 0)
-        snprintf(err, errlen, "cannot write %s (%s): is the work folder writable?", dst,
-                 strerror(errno));
-    else
-        rc = 0;
-    free(buf);
-    close(fd);
-    return rc;
-}
-
 /* Copy every regular file of root/common into dir/common. */
 static int stage_common(const char *root, const char *dir, char *err, size_t errlen)
 {

@@ -27,8 +27,4 @@ int cml_stage(const char *root, const cml_lab_spec *spec, enum cml_side side,
               const char *submission, const char *work_dir, char *dir, size_t dirlen,
               char *err, size_t errlen);
 
-/* Copy one regular file (never through a symbolic link) of at most max_bytes to dst.
- * 0 on success; -1 with a message naming src in err. */
-int cml_copy_file(const char *src, const char *dst, size_t max_bytes, char *err, size_t errlen);
-
 #endif /* CML_STAGE_H */

@@ -69,4 +69,8 @@ void cml_parallel(int n, int workers, void (*fn)(void *ctx, int i), void *ctx);
  * `name` on PATH, else /usr/local/cuda/bin/<name>. 0 with the path; -1 when not found. */
 int cml_find_tool(const char *env_var, const char *name, char *path, size_t len);
 
+/* Copy one regular file (never through a symbolic link) of at most max_bytes to dst
+ * (copy_file.c). 0 on success; -1 with a message naming src in err. */
+int cml_copy_file(const char *src, const char *dst, size_t max_bytes, char *err, size_t errlen);
+
 #endif /* CML_UTIL_H */

@@ -2,7 +2,6 @@
  * written into every record, so that a grade says which protection it was made without. */
 #include "sandbox.h"
 #include "sandbox_landlock.h"
-#include "stage.h"
 #include "util.h"
 
 #include <errno.h>
