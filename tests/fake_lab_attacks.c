@@ -1,5 +1,5 @@
 /* What a hostile submission would try from inside the lab process (docs/TRUST.md, "What a
- * submission controls"), one mode each. Every attempt appends "<what> <target> <errno>" to
+ * submission can do"), one mode each. Every attempt appends "<what> <target> <errno>" to
  * ./attack.log (errno 0: it worked), so the test can tell "refused" from "never tried".
  *   attack_write    open each target for writing (O_TRUNC) and scribble; a target ending in '/'
  *                   is a folder to create a file "pwned" in

@@ -113,13 +113,13 @@ START_TEST(a_missing_file_is_caught_and_other_references_are_not)
 {
     char why[2048] = "";
     const char *root = test_root();
-    int bad = check_text("x.md", "see `docs/TRUST.md` and [the note](docs/gone.md)\n", root,
+    int bad = check_text("x.md", "see `docs/THREATS.md` and [the note](docs/gone.md)\n", root,
                          root, why, sizeof why);
     int good = check_text("y.md", "[arch](docs/ARCHITECTURE.md#link-rules), "
                           "[web](https://example.org/a.md), `labs/NN_name/EXERCISE.md`, "
                           "`[](size_t)`, `grader/src/2_static/linkrules*.c`\n", root, root, why,
                           sizeof why);
-    ck_assert_msg(bad == 2 && good == 0 && strstr(why, "docs/TRUST.md"), "%d %d: %s", bad,
+    ck_assert_msg(bad == 2 && good == 0 && strstr(why, "docs/THREATS.md"), "%d %d: %s", bad,
                   good, why);
 }
 END_TEST

@@ -1,4 +1,4 @@
-/* The attack corpus (docs/TRUST.md, "What the grader must hold anyway", 1): build/fake_lab
+/* The attack corpus (docs/TRUST.md, "What the grader holds anyway", 1): build/fake_lab
  * attacks the sandbox from inside a lab run graded through the real pipeline (grade_lab.c),
  * then behaves, and each test asserts the attack was refused and the grade unchanged. Each
  * protection also has a test that runs the same attack unconfined (CML_SANDBOX=off, or

@@ -1,4 +1,4 @@
-/* Link rules: what a student's object file may define and call (TRUST.md, hold 3). The
+/* Link rules: what a student's object file may define and call (docs/TRUST.md, hold 4). The
  * student's .cu is compiled alone (nvcc -c), and its object is checked with nm and objdump
  * before it is linked with the pristine harness: a definition that would replace a harness or
  * library function, a call the lab does not need, code that runs before or after main, or a

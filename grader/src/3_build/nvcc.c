@@ -102,7 +102,7 @@ int cml_nvcc(char *const args[], const char *cwd, int confined, double timeout_s
         cml_run_build(argv, cwd, NULL, timeout_s, CML_BUILD_LOG_CAP, &r);
     free(argv);
     *log = make_log(&r, timeout_s);
-    char *said = NULL; /* say what was not enforced (TRUST.md, hold 7) */
+    char *said = NULL; /* say what was not enforced (docs/TRUST.md, hold 11) */
     if (confined && cwd && r.started && !r.confined &&
         asprintf(&said, "%snote: this build ran unconfined (%s): the include rule was checked "
                  "after the compile only\n", *log ? *log : "", r.unconfined) >= 0) {

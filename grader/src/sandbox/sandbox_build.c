@@ -1,7 +1,8 @@
 /* The sandbox of a build: nvcc and everything it starts (cicc, ptxas, gcc, ld) read the toolkit,
  * the system's headers and libraries and the staged build folder, and write only that folder.
- * Measured with CUDA 13.0 (TRUST.md, 2026-11-25): this is all a lab build needs, and in it an
- * `#include "/etc/passwd"` or `#include "/dev/zero"` stops at once with "Permission denied". */
+ * Measured with CUDA 13.0 (2026-11-25; docs/TRUST.md, 2): this is all a lab build needs, and
+ * in it an `#include "/etc/passwd"` or `#include "/dev/zero"` stops at once with "Permission
+ * denied". */
 #include "sandbox.h"
 #include "sandbox_landlock.h"
 #include "util.h"
