@@ -34,6 +34,9 @@ START_TEST(rejects_bad_directives)
     rejected(HEAD TASK "ptx ld\\.global\ntechnique 1\n", "ends with what the check proves");
     rejected(HEAD TASK "forbid other.cu x y\ntechnique 1\n", "not one of the lab's 'files'");
     rejected(HEAD TASK "ncu k m.sum lots what\ntechnique 1\n", "must be a number");
+    rejected(HEAD TASK "ncu k m.sum++n.sum 8 what\ntechnique 1\n", "nor a sum of them");
+    rejected(HEAD TASK "ncu k m.sum+ 8 what\ntechnique 1\n", "nor a sum of them");
+    rejected(HEAD TASK "ncu k m-sum 8 what\ntechnique 1\n", "not a metric name");
     rejected(HEAD TASK "ncu_case n=256,time\n", "drop 'time'");
     rejected(HEAD TASK "technique 2\n", "no check");
     rejected(HEAD TASK "ptx ld x\n", "no 'technique <points>'");
@@ -96,6 +99,25 @@ START_TEST(sums_an_ncu_metric)
     ck_assert_int_eq(cml_ncu_sum(csv, "m.sum", NULL, &sum), 2);
     ck_assert_double_eq(sum, 1026);
     ck_assert_int_eq(cml_ncu_sum("no csv here\n", "m.sum", NULL, &sum), 0);
+}
+END_TEST
+
+/* A sum of metrics ("static+dynamic" shared memory per block): each term's rows summed, the
+ * fewest rows of any term counted, and a term nobody measured makes the whole unmeasured. */
+START_TEST(sums_a_sum_of_ncu_metrics)
+{
+    double sum = -1;
+    const char *csv = "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Value\"\n"
+                      "\"0\",\"gramSwizzled(float *)\",\"smem.static\",\"4,096\"\n"
+                      "\"0\",\"gramSwizzled(float *)\",\"smem.dynamic\",\"0\"\n"
+                      "\"1\",\"gramSwizzled(float *)\",\"smem.static\",\"0\"\n"
+                      "\"1\",\"gramSwizzled(float *)\",\"smem.dynamic\",\"4096\"\n";
+    ck_assert_int_eq(cml_ncu_sum(csv, "smem.static+smem.dynamic", "gram", &sum), 2);
+    ck_assert_double_eq(sum, 8192);
+    ck_assert_int_eq(cml_ncu_sum(csv, "smem.static", "gram", &sum), 2);
+    ck_assert_double_eq(sum, 4096);
+    ck_assert_int_eq(cml_ncu_sum(csv, "smem.static+smem.driver", "gram", &sum), 0);
+    ck_assert_double_eq(sum, 0);
 }
 END_TEST
 
@@ -227,6 +249,7 @@ Suite *technique_suite(void)
     tcase_add_test(text, finds_lines_within_a_kernel);
     tcase_add_test(text, kernel_scope_is_the_exact_name);
     tcase_add_test(text, sums_an_ncu_metric);
+    tcase_add_test(text, sums_a_sum_of_ncu_metrics);
     tcase_add_test(text, ptx_and_forbid_pass_and_award_points);
     tcase_add_test(text, scalar_ptx_fails_the_technique);
     tcase_add_test(text, forbidden_call_in_code_fails);

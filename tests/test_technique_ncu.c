@@ -37,6 +37,23 @@ START_TEST(ncu_profiles_a_kernel_once_for_all_its_metrics)
 }
 END_TEST
 
+/* A check on a sum of metrics: ncu collects each term once, the check reads their sum. */
+START_TEST(ncu_checks_a_sum_of_metrics)
+{
+    char *args;
+    setenv("CML_SANDBOX", "off", 1);
+    grade("ncu copy m.sum+other.sum 100 little of both\nncu copy other.sum 100 few others",
+          "passed");
+    assert_check(0, CML_TECH_PASSED, "m.sum+other.sum = 77 <= 100");
+    ck_assert_ptr_nonnull(args = cml_read_text(in_dir("args"), 4096, NULL));
+    ck_assert_ptr_nonnull(strstr(args, "--metrics m.sum,other.sum --csv"));
+    free(args);
+    setenv("FAKE_NCU_VALUE", "24", 1);
+    grade("ncu copy m.sum+other.sum 100 little of both", "passed");
+    assert_check(0, CML_TECH_FAILED, "m.sum+other.sum = 101 > limit 100");
+}
+END_TEST
+
 START_TEST(ncu_over_limit_fails)
 {
     setenv("FAKE_NCU_VALUE", "1,536", 1);
@@ -189,6 +206,7 @@ void technique_ncu_add(Suite *s)
     tcase_add_checked_fixture(tools, setup, teardown);
     tcase_add_test(tools, sums_an_ncu_metric_of_one_kernel);
     tcase_add_test(tools, ncu_within_limit_passes);
+    tcase_add_test(tools, ncu_checks_a_sum_of_metrics);
     tcase_add_test(tools, ncu_over_limit_fails);
     tcase_add_test(tools, ncu_profiles_a_kernel_once_for_all_its_metrics);
     tcase_add_test(tools, ncu_without_permission_or_a_working_tool_is_not_checked);

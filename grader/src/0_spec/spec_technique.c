@@ -121,7 +121,21 @@ int spec_calls(spec_parser *p, char *args)
     return what_into(p, "calls", args, c);
 }
 
-/* `ncu <kernel-regex> <metric> <max> <what>` */
+/* Whether m is a metric name, or a sum of them ("a+b"): no empty term. */
+static int metric_sum(const char *m)
+{
+    const char *name = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.";
+    for (;;) {
+        size_t n = strspn(m, name);
+        if (n == 0 || (m[n] != '+' && m[n] != '\0'))
+            return 0;
+        if (m[n] == '\0')
+            return 1;
+        m += n + 1;
+    }
+}
+
+/* `ncu <kernel-regex> <metric>[+<metric>...] <max> <what>` */
 int spec_ncu(spec_parser *p, char *args)
 {
     cml_tech_spec *c = new_check(p, CML_TECH_NCU, "ncu");
@@ -132,8 +146,8 @@ int spec_ncu(spec_parser *p, char *args)
         word_into(p, "ncu", "a metric name", metric = spec_word(&args), c->metric,
                   sizeof c->metric) != 0)
         return -1;
-    if (metric[strspn(metric, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")])
-        return spec_fail(p, "'ncu': '%s' is not a metric name", metric);
+    if (!metric_sum(metric))
+        return spec_fail(p, "'ncu': '%s' is not a metric name, nor a sum of them (a+b)", metric);
     if (spec_number(p, spec_word(&args), "ncu's maximum", &c->max) != 0)
         return -1;
     return what_into(p, "ncu", args, c);

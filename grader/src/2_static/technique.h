@@ -83,7 +83,9 @@ int cml_calls_reach(const char *text, const char *function, const regex_t *re, c
 
 /* ncu_csv.c: sum of `metric`'s values in ncu's --csv output (rows whose "Metric Name" is metric;
  * thousands separators allowed), with `kernel` (a POSIX ERE, NULL: any) only the rows whose
- * "Kernel Name" before its parameters matches it. The number of rows summed; 0 when none. */
+ * "Kernel Name" before its parameters matches it. The number of rows summed; 0 when none.
+ * metric may be a sum, "a+b": the sum of each part's rows, and the fewest rows of any part
+ * (0, and a sum of 0, when a part has none: a sum with a term unmeasured is not measured). */
 int cml_ncu_sum(const char *csv, const char *metric, const char *kernel, double *sum);
 
 

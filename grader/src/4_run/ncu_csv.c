@@ -42,8 +42,8 @@ static int kernel_matches(const regex_t *re, const char *name)
     return regexec(re, base, 0, NULL, 0) == 0;
 }
 
-/* Contract in technique.h. */
-int cml_ncu_sum(const char *csv, const char *metric, const char *kernel, double *sum)
+/* The sum of one metric's rows (cml_ncu_sum without the '+'). */
+static int one_metric(const char *csv, const char *metric, const char *kernel, double *sum)
 {
     static char f[32][FIELD];
     int name_col = -1, value_col = -1, kernel_col = -1, rows = 0;
@@ -82,5 +82,27 @@ int cml_ncu_sum(const char *csv, const char *metric, const char *kernel, double 
     }
     if (kernel)
         regfree(&re);
+    return rows;
+}
+
+/* Contract in technique.h. */
+int cml_ncu_sum(const char *csv, const char *metric, const char *kernel, double *sum)
+{
+    char part[FIELD];
+    int rows = -1;
+    *sum = 0;
+    for (const char *m = metric; rows != 0;) {
+        size_t n = strcspn(m, "+");
+        double s = 0;
+        snprintf(part, sizeof part, "%.*s", (int)n, m);
+        int r = n > 0 && n < sizeof part ? one_metric(csv, part, kernel, &s) : 0;
+        rows = rows < 0 || r < rows ? r : rows; /* every part must have been measured */
+        *sum += s;
+        if (m[n] == '\0')
+            break;
+        m += n + 1;
+    }
+    if (rows == 0)
+        *sum = 0;
     return rows;
 }

@@ -38,16 +38,20 @@ void cml_ncu_runs_free(cml_ncu_runs *runs)
 }
 
 /* Appends to the comma-separated list buf each metric of t's ncu checks whose pattern is
- * `pattern` (NULL: any) and that buf does not hold yet. */
+ * `pattern` (NULL: any) and that buf does not hold yet; each term of a sum ("a+b") apart. */
 static void task_metrics(const cml_task_spec *t, const char *pattern, char *buf, size_t len)
 {
     for (int i = 0; i < t->ntech && i < CML_MAX_TECH; i++) {
         const cml_tech_spec *c = &t->tech[i];
-        if (c->kind != CML_TECH_NCU || (pattern && strcmp(c->pattern, pattern)) ||
-            list_has(buf, c->metric, ','))
+        if (c->kind != CML_TECH_NCU || (pattern && strcmp(c->pattern, pattern)))
             continue;
-        size_t used = strlen(buf);
-        snprintf(buf + used, len - used, "%s%s", used ? "," : "", c->metric);
+        for (const char *m = c->metric; *m; m += strcspn(m, "+"), m += *m == '+') {
+            char one[sizeof c->metric];
+            snprintf(one, sizeof one, "%.*s", (int)strcspn(m, "+"), m);
+            size_t used = strlen(buf);
+            if (!list_has(buf, one, ','))
+                snprintf(buf + used, len - used, "%s%s", used ? "," : "", one);
+        }
     }
 }
 
