@@ -15,7 +15,7 @@
 #include "helpers.h"
 #include "score.h"
 #include "spec.h"
-#include "technique.h"
+#include "grade_technique.h"
 #include "util.h"
 
 #define HEAD "lab 04_x\nfiles k.cu\n"

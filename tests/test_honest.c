@@ -19,7 +19,7 @@
 #include "score.h"
 #include "stage.h"
 #include "suites.h"
-#include "technique.h"
+#include "grade_technique.h"
 #include "util.h"
 
 #define HONEST_MAX 96

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "folder_graph.h"
 #include "helpers.h"
 #include "suites.h"
 #include "util.h"
@@ -109,59 +110,6 @@ END_TEST
  * quotes one does not count) a header that sits in folder b. A cycle means no folder of it can be
  * read or tested without the others; the runner and the sandbox once sat in 4_run, included by
  * 1_stage to 3_build while 4_run included theirs, and made 0_spec to 4_run one cycle. */
-#define MAX_FOLDERS 24
-
-typedef struct {
-    int n;
-    char name[MAX_FOLDERS][32];
-    unsigned char edge[MAX_FOLDERS][MAX_FOLDERS];
-    char example[MAX_FOLDERS][MAX_FOLDERS][80]; /* "file includes \"header\"" */
-} folder_graph;
-
-/* DFS from v; 1 when a folder on the current path is reached again, the path in why. */
-static int cycle_from(const folder_graph *g, int v, int *state, int *path, int depth, char *why,
-                      size_t len)
-{
-    state[v] = 1, path[depth] = v;
-    for (int w = 0; w < g->n; w++) {
-        if (!g->edge[v][w] || state[w] == 2)
-            continue;
-        if (state[w] == 1) { /* back edge: the cycle is path[from..depth] then w */
-            int from = 0;
-            while (path[from] != w)
-                from++;
-            for (int k = from; k <= depth; k++) {
-                int a = path[k], b = k < depth ? path[k + 1] : w;
-                size_t used = strlen(why);
-                snprintf(why + used, len - used, "%s -> %s (%s)\n", g->name[a], g->name[b],
-                         g->example[a][b]);
-            }
-            return 1;
-        }
-        if (cycle_from(g, w, state, path, depth + 1, why, len))
-            return 1;
-    }
-    state[v] = 2;
-    return 0;
-}
-
-static int find_cycle(const folder_graph *g, char *why, size_t len)
-{
-    int state[MAX_FOLDERS] = { 0 }, path[MAX_FOLDERS];
-    for (int v = 0; v < g->n; v++)
-        if (state[v] == 0 && cycle_from(g, v, state, path, 0, why, len))
-            return 1;
-    return 0;
-}
-
-static void add_edge(folder_graph *g, int a, int b, const char *file, const char *header)
-{
-    if (!g->edge[a][b])
-        snprintf(g->example[a][b], sizeof g->example[a][b], "%.30s includes \"%.30s\"", file,
-                 header);
-    g->edge[a][b] = 1;
-}
-
 /* The edges of folder a's file `file` (its text). */
 static void file_edges(folder_graph *g, int a, const char *file, const char *text)
 {
@@ -177,7 +125,7 @@ static void file_edges(folder_graph *g, int a, const char *file, const char *tex
         for (int b = 0; b < g->n; b++) {
             if (b != a && cml_fmt(dir, sizeof dir, "grader/src/%s", g->name[b]) == 0 &&
                 in_folder(test_root(), dir, header))
-                add_edge(g, a, b, file, header);
+                add_edge(g, a, b, "%.30s includes \"%.30s\"", file, header);
         }
     }
 }
@@ -197,15 +145,8 @@ START_TEST(grader_folders_include_no_cycle)
 {
     static folder_graph g;
     char src[CML_PATH], dir[CML_PATH], why[4096] = "";
-    memset(&g, 0, sizeof g);
+    grader_folders(&g);
     snprintf(src, sizeof src, "%s/grader/src", test_root());
-    snprintf(g.name[g.n++], sizeof g.name[0], ".");
-    DIR *d = opendir(src);
-    ck_assert_ptr_nonnull(d);
-    for (struct dirent *e; (e = readdir(d)) != NULL;)
-        if (e->d_type == DT_DIR && e->d_name[0] != '.' && g.n < MAX_FOLDERS)
-            snprintf(g.name[g.n++], sizeof g.name[0], "%.31s", e->d_name);
-    closedir(d);
     int files = 0;
     for (int a = 0; a < g.n; a++) {
         folder_file ff = { &g, a };
@@ -228,10 +169,10 @@ START_TEST(an_include_cycle_is_caught)
     snprintf(g.name[0], 32, "1_stage");
     snprintf(g.name[1], 32, "4_run");
     snprintf(g.name[2], 32, "sandbox");
-    add_edge(&g, 0, 1, "unpack.c", "run.h");
-    add_edge(&g, 1, 2, "probe.c", "sandbox.h");
+    add_edge(&g, 0, 1, "%s includes \"%s\"", "unpack.c", "run.h");
+    add_edge(&g, 1, 2, "%s includes \"%s\"", "probe.c", "sandbox.h");
     ck_assert_int_eq(find_cycle(&g, why, sizeof why), 0);
-    add_edge(&g, 2, 0, "sandbox_caps.c", "stage.h");
+    add_edge(&g, 2, 0, "%s includes \"%s\"", "sandbox_caps.c", "stage.h");
     ck_assert_msg(find_cycle(&g, why, sizeof why) && strstr(why, "sandbox -> 1_stage "
                   "(sandbox_caps.c includes \"stage.h\")") && strstr(why, "1_stage -> 4_run"),
                   "%s", why);

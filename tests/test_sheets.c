@@ -147,5 +147,6 @@ Suite *sheets_suite(void)
     sheets_rules_add(s);
     docs_links_add(s);
     layers_add(s);
+    layers_calls_add(s);
     return s;
 }

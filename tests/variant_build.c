@@ -10,7 +10,7 @@
 #include "planted.h"
 #include "score.h"
 #include "stage.h"
-#include "technique.h"
+#include "grade_technique.h"
 #include "util.h"
 #include "variant_build.h"
 

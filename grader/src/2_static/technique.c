@@ -1,8 +1,8 @@
 /* Technique checks, the parts that read text: PTX and SASS of the student's file(s), and the
- * student's source with comments blanked out; then the verdict on the task (see technique.h). */
+ * student's source with comments blanked out (see technique.h). The verdict on a task, which
+ * also runs ncu, is the pipeline's (pipeline/grade_technique.c). */
 #include "technique.h"
 #include "evidence.h"
-#include "score.h"
 #include "util.h"
 
 #include <regex.h>
@@ -119,9 +119,9 @@ static int launched(const cml_technique_env *env, const char *file, const char *
     return found;
 }
 
-/* ptx / sass: a line of the student's code matches. */
-static void check_code(const cml_lab_spec *spec, const cml_tech_spec *c,
-                       const cml_technique_env *env, cml_tech_result *out)
+/* Contract in technique.h. */
+void cml_tech_code(const cml_lab_spec *spec, const cml_tech_spec *c,
+                   const cml_technique_env *env, cml_tech_result *out)
 {
     char found[160], why[300] = "";
     int sass = c->kind == CML_TECH_SASS, hit = 0, tried = 0;
@@ -157,68 +157,4 @@ static void check_code(const cml_lab_spec *spec, const cml_tech_spec *c,
     else
         snprintf(out->detail, sizeof out->detail, "no %s line%s%.60s matches %.150s",
                  sass ? "SASS" : "PTX", c->scope[0] ? " in kernel " : "", c->scope, c->pattern);
-}
-
-/* Whether the evidence still has the digest taken at build time (no digest: nothing to hold it
- * to, as in the tests that write evidence by hand). */
-static int evidence_intact(const cml_technique_env *env)
-{
-    return !env->ev_dir || !env->ev_digest || !env->ev_digest[0] ||
-           cml_evidence_unchanged(env->ev_dir, env->ev_digest);
-}
-
-/* The first check that neither passed nor was not checkable, or -1. */
-static int first_failed(const cml_task_spec *t, const cml_task_result *r)
-{
-    for (int i = 0; i < t->ntech; i++)
-        if (r->tech[i].state != CML_TECH_PASSED && r->tech[i].state != CML_TECH_NOT_CHECKED)
-            return i;
-    return -1;
-}
-
-/* Contract in technique.h. */
-void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
-                        const cml_technique_env *env, cml_task_result *r)
-{
-    int solved = (cml_status_earns(r->status) & CML_PART_TECHNIQUE) != 0; /* passed, slow */
-    int intact = evidence_intact(env);
-    if (env->ncu)
-        cml_ncu_task_forget(env->ncu);
-    for (int i = 0; i < t->ntech && i < CML_MAX_TECH; i++) {
-        const cml_tech_spec *c = &t->tech[i];
-        cml_tech_result *out = &r->tech[i];
-        memset(out, 0, sizeof *out);
-        int text = c->kind == CML_TECH_PTX || c->kind == CML_TECH_SASS ||
-                   c->kind == CML_TECH_FORBID || c->kind == CML_TECH_CALLS;
-        if (text && !intact)
-            out->state = CML_TECH_FAILED,
-                snprintf(out->detail, sizeof out->detail, "the build's evidence (PTX, SASS, "
-                         "sources) changed after the build: refused");
-        else if (c->kind == CML_TECH_PTX || c->kind == CML_TECH_SASS)
-            check_code(spec, c, env, out);
-        else if (c->kind == CML_TECH_FORBID)
-            cml_tech_forbid(spec, c, env, out);
-        else if (c->kind == CML_TECH_CALLS)
-            cml_tech_calls(spec, c, env, out);
-        else if (!env->bin)
-            snprintf(out->detail, sizeof out->detail, "not checked (no GPU)"),
-                out->state = CML_TECH_NOT_CHECKED;
-        else if (!solved)
-            snprintf(out->detail, sizeof out->detail, "not run: a case of the task failed");
-        else
-            cml_tech_ncu(c, t, env, out);
-    }
-    if (env->ncu)
-        cml_ncu_task_forget(env->ncu);
-    int bad = first_failed(t, r);
-    if (!solved || t->ntech == 0)
-        return;
-    if (bad < 0) {
-        r->credit.technique = 1;
-        cml_award(r, r->status, "%s", r->detail);
-        return;
-    }
-    cml_award(r, CML_STATUS_TECHNIQUE, "technique check %s failed (it proves: %.160s): "
-              "%.320s%s%.400s", cml_tech_kind_name(t->tech[bad].kind), t->tech[bad].what,
-              r->tech[bad].detail, r->detail[0] ? "; " : "", r->detail);
 }

@@ -30,12 +30,10 @@ typedef struct {
     struct cml_ncu_runs *ncu; /* the ncu runs the lab's checks share; NULL: each runs alone */
 } cml_technique_env;
 
-/* Run task t's checks into r->tech[], then, when every case passed (status passed or slow),
- * award t->technique_points if every check passed or was not checked, else set status
- * "technique" and say in the detail which check failed and what it proves. ncu runs only
- * when every case passed. Other statuses (wrong, no-gpu, ...) keep their score 0. */
-void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
-                        const cml_technique_env *env, cml_task_result *r);
+/* ptx or sass check c: a line of the student's code (of the kernel c->scope, when set, which
+ * host code must launch) matches; into out. */
+void cml_tech_code(const cml_lab_spec *spec, const cml_tech_spec *c,
+                   const cml_technique_env *env, cml_tech_result *out);
 
 /* "ptx", "sass", "forbid", "ncu", "calls"; and "passed", "FAILED", "not checked",
  * "not run" for a state. */

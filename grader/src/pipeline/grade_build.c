@@ -3,7 +3,7 @@
  * names the compiler's first error (or a rule's line), `missing`, or, without a GPU, whether
  * it compiled. */
 #include "grade_build.h"
-#include "technique.h"
+#include "grade_technique.h"
 #include "util.h"
 
 #include <stdio.h>

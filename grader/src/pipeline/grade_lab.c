@@ -7,7 +7,7 @@
 #include "run.h"
 #include "sandbox.h"
 #include "score.h"
-#include "technique.h"
+#include "grade_technique.h"
 #include "util.h"
 #include "verify.h"
 

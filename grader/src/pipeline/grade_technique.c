@@ -1,0 +1,72 @@
+/* The technique verdict on one task (grade_technique.h): the text checks of 2_static, ncu runs
+ * of 4_run, then the award. Above both, so that neither folder calls the other's way back. */
+#include "grade_technique.h"
+#include "evidence.h"
+#include "score.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Whether the evidence still has the digest taken at build time (no digest: nothing to hold it
+ * to, as in the tests that write evidence by hand). */
+static int evidence_intact(const cml_technique_env *env)
+{
+    return !env->ev_dir || !env->ev_digest || !env->ev_digest[0] ||
+           cml_evidence_unchanged(env->ev_dir, env->ev_digest);
+}
+
+/* The first check that neither passed nor was not checkable, or -1. */
+static int first_failed(const cml_task_spec *t, const cml_task_result *r)
+{
+    for (int i = 0; i < t->ntech; i++)
+        if (r->tech[i].state != CML_TECH_PASSED && r->tech[i].state != CML_TECH_NOT_CHECKED)
+            return i;
+    return -1;
+}
+
+/* Contract in grade_technique.h. */
+void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
+                        const cml_technique_env *env, cml_task_result *r)
+{
+    int solved = (cml_status_earns(r->status) & CML_PART_TECHNIQUE) != 0; /* passed, slow */
+    int intact = evidence_intact(env);
+    if (env->ncu)
+        cml_ncu_task_forget(env->ncu);
+    for (int i = 0; i < t->ntech && i < CML_MAX_TECH; i++) {
+        const cml_tech_spec *c = &t->tech[i];
+        cml_tech_result *out = &r->tech[i];
+        memset(out, 0, sizeof *out);
+        int text = c->kind == CML_TECH_PTX || c->kind == CML_TECH_SASS ||
+                   c->kind == CML_TECH_FORBID || c->kind == CML_TECH_CALLS;
+        if (text && !intact)
+            out->state = CML_TECH_FAILED,
+                snprintf(out->detail, sizeof out->detail, "the build's evidence (PTX, SASS, "
+                         "sources) changed after the build: refused");
+        else if (c->kind == CML_TECH_PTX || c->kind == CML_TECH_SASS)
+            cml_tech_code(spec, c, env, out);
+        else if (c->kind == CML_TECH_FORBID)
+            cml_tech_forbid(spec, c, env, out);
+        else if (c->kind == CML_TECH_CALLS)
+            cml_tech_calls(spec, c, env, out);
+        else if (!env->bin)
+            snprintf(out->detail, sizeof out->detail, "not checked (no GPU)"),
+                out->state = CML_TECH_NOT_CHECKED;
+        else if (!solved)
+            snprintf(out->detail, sizeof out->detail, "not run: a case of the task failed");
+        else
+            cml_tech_ncu(c, t, env, out);
+    }
+    if (env->ncu)
+        cml_ncu_task_forget(env->ncu);
+    int bad = first_failed(t, r);
+    if (!solved || t->ntech == 0)
+        return;
+    if (bad < 0) {
+        r->credit.technique = 1;
+        cml_award(r, r->status, "%s", r->detail);
+        return;
+    }
+    cml_award(r, CML_STATUS_TECHNIQUE, "technique check %s failed (it proves: %.160s): "
+              "%.320s%s%.400s", cml_tech_kind_name(t->tech[bad].kind), t->tech[bad].what,
+              r->tech[bad].detail, r->detail[0] ? "; " : "", r->detail);
+}
