@@ -33,6 +33,7 @@
  * says otherwise. With no --case it acts as the probe: hello, device, done; FAKE_PROBE=nodriver
  * or nodevice makes it say what CUDA says then (nodevice with the CUDA error, exit 3), and
  * FAKE_PROBE_GPUS="0,1" the GPUs present (CUDA_VISIBLE_DEVICES naming another: nodevice). */
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -328,6 +329,17 @@ static int fake_probe_refuses(void)
     return 1;
 }
 
+/* Whether text holds the decimal number `digits` whole: not inside a longer number, so that a
+ * pid or a path's digits in a test's environment (a target "ppid:112345") is no false alarm. */
+static int holds_number(const char *text, const char *digits)
+{
+    size_t n = strlen(digits);
+    for (const char *p = strstr(text, digits); p; p = strstr(p + 1, digits))
+        if ((p == text || !isdigit((unsigned char)p[-1])) && !isdigit((unsigned char)p[n]))
+            return 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--hold") == 0)
@@ -348,7 +360,7 @@ int main(int argc, char **argv)
         char digits[32]; /* the seed must be nowhere else a student file could look */
         snprintf(digits, sizeof digits, "%llu", (unsigned long long)seed);
         for (char **e = environ; seed >= 10000 && *e; e++)
-            if (strstr(*e, digits)) {
+            if (holds_number(*e, digits)) {
                 fprintf(stderr, "fake_lab: the seed is in the environment: %s\n", *e);
                 return 2;
             }

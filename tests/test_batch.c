@@ -52,12 +52,13 @@ START_TEST(batch_grades_folders_archives_and_survives_hostile_ones)
     cml_fmt(path, sizeof path, "%s/students/alice/feedback.html", out);
     ck_assert_msg(access(path, R_OK) == 0, "no per-student feedback at %s", path);
     /* killed is not yet gone: on a loaded machine (the whole make check on 2 cores) a
-     * SIGKILLed process was once still listed right after the batch returned; one that was
-     * never killed lives its 300 s and still fails here */
+     * SIGKILLed process was still listed right after the batch returned, twice past 3 s (the
+     * grading sends SIGKILL and exits without waiting: docs/TRUST.md); one that was never
+     * killed lives its 300 s and still fails here */
     int alive = 1;
-    for (int i = 0; i < 30 && (alive = system("pgrep -f 'sleep 30[0]' >/dev/null") == 0); i++)
+    for (int i = 0; i < 100 && (alive = system("pgrep -f 'sleep 30[0]' >/dev/null") == 0); i++)
         usleep(100 * 1000);
-    ck_assert_msg(!alive, "the hanging build's process outlived the batch by 3 s");
+    ck_assert_msg(!alive, "the hanging build's process outlived the batch by 10 s");
 }
 END_TEST
 

@@ -26,7 +26,7 @@
 #include "suites.h"
 #include "util.h"
 
-#define SEED 12345
+#define SEED 9876543210987ull /* long: no pid or path of the environment holds it */
 #define CASE0_N 1000 /* task 1.1's first case: copy, n=1000 */
 
 static char root[64], work[CML_PATH];
