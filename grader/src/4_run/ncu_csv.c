@@ -89,20 +89,18 @@ static int one_metric(const char *csv, const char *metric, const char *kernel, d
 int cml_ncu_sum(const char *csv, const char *metric, const char *kernel, double *sum)
 {
     char part[FIELD];
-    int rows = -1;
-    *sum = 0;
-    for (const char *m = metric; rows != 0;) {
+    int rows = -1; /* the fewest rows of any term so far: every term must have been measured */
+    double total = 0;
+    for (const char *m = metric; rows != 0; m += strcspn(m, "+") + 1) {
         size_t n = strcspn(m, "+");
         double s = 0;
         snprintf(part, sizeof part, "%.*s", (int)n, m);
         int r = n > 0 && n < sizeof part ? one_metric(csv, part, kernel, &s) : 0;
-        rows = rows < 0 || r < rows ? r : rows; /* every part must have been measured */
-        *sum += s;
+        rows = rows < 0 || r < rows ? r : rows;
+        total += s;
         if (m[n] == '\0')
             break;
-        m += n + 1;
     }
-    if (rows == 0)
-        *sum = 0;
+    *sum = rows > 0 ? total : 0;
     return rows;
 }

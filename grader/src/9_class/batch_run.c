@@ -137,7 +137,6 @@ static double stagger_setting(void)
 static int fill(cml_batch *b)
 {
     int running = 0;
-    const double stagger = stagger_setting();
     for (int g = 0; g < b->ngpus; g++)
         for (int k = 0; k < b->per_gpu; k++) {
             cml_slot *s = &b->slot[g][k];
@@ -146,7 +145,7 @@ static int fill(cml_batch *b)
                 s->pid = cml_drift_start(b, g);
                 s->pid = s->pid > 0 ? s->pid : 0;
             }
-            if (!s->pid && b->nqueue > 0 && cml_batch_may_start(b, g, cml_now(), stagger)) {
+            if (!s->pid && b->nqueue > 0 && cml_batch_may_start(b, g, cml_now(), b->stagger_s)) {
                 int i = b->queue[0];
                 memmove(b->queue, b->queue + 1, (size_t)--b->nqueue * sizeof *b->queue);
                 start(b, g, s, i);
@@ -210,6 +209,7 @@ int cml_batch_all(cml_batch *b)
     snprintf(err, sizeof err, "batch: %d submission(s), %d to grade, on %d GPU(s) x %d, at "
              "most %s each", b->plan.n, b->nqueue, b->ngpus, b->per_gpu, limit);
     cml_progress_note(&b->progress, err);
+    b->stagger_s = stagger_setting();
     if (b->nqueue > 0)
         cml_batch_calibrate(b);
     double tick = 0;

@@ -27,6 +27,7 @@ typedef struct {
     const char *canvas_assignment; /* the Canvas gradebook column, NULL: the default */
     int builds_only;     /* --builds-only: no GPU wanted; every student ends `builds-only` */
     double timeout_s;
+    double stagger_s;    /* CML_BATCH_STAGGER, read once when the batch starts */
     /* state */
     char out_abs[4096], cal_path[4096];
     cml_plan plan;
