@@ -64,7 +64,8 @@ static inline const char *in_dir(const char *name)
 /* A fake ncu: writes what it says to --log-file as the real one does. FAKE_NCU=ok prints CSV
  * with $FAKE_NCU_VALUE, perm the permission error, none no kernel, error a failure of its own,
  * forged also CSV rows with 0 on its stdout, as a lab could print them, two also a row of a
- * second kernel ("other", $FAKE_NCU_OTHER), as one run for two tasks; its arguments (after
+ * second kernel ("other", $FAKE_NCU_OTHER), as one run for two tasks; launch__smem, a per-launch
+ * property, is $FAKE_SMEM0 and $FAKE_SMEM1 (default 4096) in its two launches; its arguments (after
  * --log-file) go to $FAKE_ARGS. */
 static const char NCU[] =
     "#!/bin/sh\nexec 3>&1\n[ \"$1\" = --log-file ] && { exec > \"$2\"; shift 2; }\n"
@@ -80,6 +81,8 @@ static const char NCU[] =
     "echo '\"0\",\"1\",\"copyVec\",\"m.sum\",\"\",\"'\"$FAKE_NCU_VALUE\"'\"'\n"
     "echo '\"1\",\"1\",\"copyVec\",\"m.sum\",\"\",\"0\"'\n"
     "echo '\"1\",\"1\",\"copyVec\",\"other.sum\",\"\",\"77\"'\n"
+    "echo '\"0\",\"1\",\"copyVec\",\"launch__smem\",\"\",\"'\"${FAKE_SMEM0:-4096}\"'\"'\n"
+    "echo '\"1\",\"1\",\"copyVec\",\"launch__smem\",\"\",\"'\"${FAKE_SMEM1:-4096}\"'\"'\n"
     "[ \"$FAKE_NCU\" = two ] && echo '\"2\",\"1\",\"void other<32>(float *, int)\",\"m.sum\","
     "\"\",\"'\"$FAKE_NCU_OTHER\"'\"'\nexit 0\n";
 static const char PTX[] =
@@ -112,7 +115,7 @@ static void setup(void)
 static void teardown(void)
 {
     cml_rmtree(dir);
-    const char *vars[] = {"CML_NCU", "CML_CUOBJDUMP", "FAKE_NCU_OTHER",
+    const char *vars[] = {"CML_NCU", "CML_CUOBJDUMP", "FAKE_NCU_OTHER", "FAKE_SMEM0", "FAKE_SMEM1",
                           "FAKE_ARGS", "FAKE_NCU", "FAKE_NCU_VALUE", "CML_SANDBOX"};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
         unsetenv(vars[i]);

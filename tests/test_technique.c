@@ -2,6 +2,8 @@
  * checks on fixture PTX and sources (no GPU), and the reports; ncu through the fake tool of
  * technique_fixture.h is test_technique_ncu.c. compute-sanitizer is no technique check:
  * test_sanitize.c. */
+#include <math.h>
+
 #include "evidence.h"
 #include "report.h"
 #include "suites.h"
@@ -23,8 +25,22 @@ START_TEST(parses_every_directive)
     ck_assert_str_eq(t->tech[2].file, "k.cu");
     ck_assert_str_eq(t->tech[3].metric, "m.sum");
     ck_assert_double_eq(t->tech[3].max, 0);
+    ck_assert(t->tech[3].min == -HUGE_VAL && !t->tech[3].per_launch);
     ck_assert_str_eq(t->ncu_case, "n=256");
     ck_assert_double_eq(t->technique_points, 3);
+}
+END_TEST
+
+/* `<min>..<max>` and per-launch properties (launch__ metrics, alone or summed). */
+START_TEST(parses_an_ncu_range_of_a_launch_property)
+{
+    ck_assert_msg(load(HEAD TASK "ncu gram launch__smem_static+launch__smem_dynamic 4096..8191 "
+                       "one tile per block\ntechnique 1\n") == 0, "%s", err);
+    const cml_tech_spec *c = &spec.tasks[0].tech[0];
+    ck_assert_str_eq(c->metric, "launch__smem_static+launch__smem_dynamic");
+    ck_assert(c->per_launch);
+    ck_assert_double_eq(c->min, 4096);
+    ck_assert_double_eq(c->max, 8191);
 }
 END_TEST
 
@@ -34,9 +50,15 @@ START_TEST(rejects_bad_directives)
     rejected(HEAD TASK "ptx ld\\.global\ntechnique 1\n", "ends with what the check proves");
     rejected(HEAD TASK "forbid other.cu x y\ntechnique 1\n", "not one of the lab's 'files'");
     rejected(HEAD TASK "ncu k m.sum lots what\ntechnique 1\n", "must be a number");
-    rejected(HEAD TASK "ncu k m.sum++n.sum 8 what\ntechnique 1\n", "nor a sum of them");
-    rejected(HEAD TASK "ncu k m.sum+ 8 what\ntechnique 1\n", "nor a sum of them");
+    rejected(HEAD TASK "ncu k m.sum++n.sum 8 what\ntechnique 1\n", "nor a sum of up to 4");
+    rejected(HEAD TASK "ncu k m.sum+ 8 what\ntechnique 1\n", "nor a sum of up to 4");
     rejected(HEAD TASK "ncu k m-sum 8 what\ntechnique 1\n", "not a metric name");
+    /* a per-launch property and a count do not add up, and a sum has at most 4 terms */
+    rejected(HEAD TASK "ncu k launch__a+m.sum 8 what\ntechnique 1\n", "all per-launch");
+    rejected(HEAD TASK "ncu k a+b+c+d+e 8 what\ntechnique 1\n", "up to 4");
+    rejected(HEAD TASK "ncu k m.sum 9..8 what\ntechnique 1\n", "is empty");
+    rejected(HEAD TASK "ncu k m.sum x..8 what\ntechnique 1\n", "ncu's minimum must be a number");
+    rejected(HEAD TASK "ncu k m.sum 1.. what\ntechnique 1\n", "ncu's maximum must be a number");
     rejected(HEAD TASK "ncu_case n=256,time\n", "drop 'time'");
     rejected(HEAD TASK "technique 2\n", "no check");
     rejected(HEAD TASK "ptx ld x\n", "no 'technique <points>'");
@@ -96,28 +118,54 @@ START_TEST(sums_an_ncu_metric)
     const char *csv = "==PROF== Connected\n\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric "
                       "Value\"\n\"0\",\"k(int, \"\"a\"\")\",\"m.sum\",\"1,024\"\n"
                       "\"1\",\"k\",\"m.sum\",\"2\"\n\"1\",\"k\",\"n.sum\",\"5\"\nprogram output\n";
-    ck_assert_int_eq(cml_ncu_sum(csv, "m.sum", NULL, &sum), 2);
+    ck_assert_int_eq(cml_ncu_value(csv, "m.sum", NULL, 0, &sum), 2);
     ck_assert_double_eq(sum, 1026);
-    ck_assert_int_eq(cml_ncu_sum("no csv here\n", "m.sum", NULL, &sum), 0);
+    ck_assert_int_eq(cml_ncu_value("no csv here\n", "m.sum", NULL, 0, &sum), 0);
 }
 END_TEST
 
-/* A sum of metrics ("static+dynamic" shared memory per block): each term's rows summed, the
- * fewest rows of any term counted, and a term nobody measured makes the whole unmeasured. */
+/* A sum of counts: each term's rows summed, the fewest rows of any term counted, and a term
+ * nobody measured makes the whole unmeasured. */
 START_TEST(sums_a_sum_of_ncu_metrics)
 {
     double sum = -1;
     const char *csv = "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Value\"\n"
-                      "\"0\",\"gramSwizzled(float *)\",\"smem.static\",\"4,096\"\n"
-                      "\"0\",\"gramSwizzled(float *)\",\"smem.dynamic\",\"0\"\n"
-                      "\"1\",\"gramSwizzled(float *)\",\"smem.static\",\"0\"\n"
-                      "\"1\",\"gramSwizzled(float *)\",\"smem.dynamic\",\"4096\"\n";
-    ck_assert_int_eq(cml_ncu_sum(csv, "smem.static+smem.dynamic", "gram", &sum), 2);
-    ck_assert_double_eq(sum, 8192);
-    ck_assert_int_eq(cml_ncu_sum(csv, "smem.static", "gram", &sum), 2);
-    ck_assert_double_eq(sum, 4096);
-    ck_assert_int_eq(cml_ncu_sum(csv, "smem.static+smem.driver", "gram", &sum), 0);
+                      "\"0\",\"gram(float *)\",\"ld.sum\",\"4,096\"\n"
+                      "\"0\",\"gram(float *)\",\"st.sum\",\"1\"\n"
+                      "\"1\",\"gram(float *)\",\"ld.sum\",\"2\"\n"
+                      "\"1\",\"gram(float *)\",\"st.sum\",\"4096\"\n";
+    ck_assert_int_eq(cml_ncu_value(csv, "ld.sum+st.sum", "gram", 0, &sum), 2);
+    ck_assert_double_eq(sum, 8195);
+    ck_assert_int_eq(cml_ncu_value(csv, "ld.sum", "gram", 0, &sum), 2);
+    ck_assert_double_eq(sum, 4098);
+    ck_assert_int_eq(cml_ncu_value(csv, "ld.sum+other.sum", "gram", 0, &sum), 0);
     ck_assert_double_eq(sum, 0);
+}
+END_TEST
+
+/* A per-launch property (static + dynamic shared memory per block): the terms add up within a
+ * launch (one "ID"), and the value is the largest launch's, whatever the number of launches, so
+ * a task split into more launches is not charged more; the count is of launches. */
+START_TEST(reads_a_per_launch_ncu_property)
+{
+    double v = -1;
+    const char *csv = "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Value\"\n"
+                      "\"0\",\"gramSwizzled(float *)\",\"launch__s\",\"4,096\"\n"
+                      "\"0\",\"gramSwizzled(float *)\",\"launch__d\",\"0\"\n"
+                      "\"1\",\"gramSwizzled(float *)\",\"launch__s\",\"4096\"\n"
+                      "\"1\",\"gramSwizzled(float *)\",\"launch__d\",\"128\"\n"
+                      "\"2\",\"gramSwizzled(float *)\",\"launch__s\",\"4096\"\n"
+                      "\"2\",\"gramSwizzled(float *)\",\"launch__d\",\"0\"\n"
+                      "\"3\",\"other(float *)\",\"launch__s\",\"99999\"\n"
+                      "\"3\",\"other(float *)\",\"launch__d\",\"0\"\n";
+    ck_assert_int_eq(cml_ncu_value(csv, "launch__s+launch__d", "gram", 1, &v), 3);
+    ck_assert_double_eq(v, 4224);
+    ck_assert_int_eq(cml_ncu_value(csv, "launch__s", "gram", 1, &v), 3);
+    ck_assert_double_eq(v, 4096);
+    ck_assert_int_eq(cml_ncu_value(csv, "launch__s", NULL, 1, &v), 4);
+    ck_assert_double_eq(v, 99999);
+    ck_assert_int_eq(cml_ncu_value(csv, "launch__s+launch__x", "gram", 1, &v), 0);
+    ck_assert_double_eq(v, 0);
 }
 END_TEST
 
@@ -246,10 +294,12 @@ Suite *technique_suite(void)
         tcase_add_checked_fixture(all[i], setup, teardown);
     tcase_add_test(spec_tc, parses_every_directive);
     tcase_add_test(spec_tc, rejects_bad_directives);
+    tcase_add_test(spec_tc, parses_an_ncu_range_of_a_launch_property);
     tcase_add_test(text, finds_lines_within_a_kernel);
     tcase_add_test(text, kernel_scope_is_the_exact_name);
     tcase_add_test(text, sums_an_ncu_metric);
     tcase_add_test(text, sums_a_sum_of_ncu_metrics);
+    tcase_add_test(text, reads_a_per_launch_ncu_property);
     tcase_add_test(text, ptx_and_forbid_pass_and_award_points);
     tcase_add_test(text, scalar_ptx_fails_the_technique);
     tcase_add_test(text, forbidden_call_in_code_fails);

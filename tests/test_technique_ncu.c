@@ -11,7 +11,7 @@ START_TEST(ncu_within_limit_passes)
     char *args;
     setenv("CML_SANDBOX", "off", 1);
     grade("ncu copy m.sum 0 no bank conflicts\nncu_case n=256", "passed");
-    assert_check(0, CML_TECH_PASSED, "m.sum = 0 <= 0 over 2 kernel launches (case 1.1,n=256)");
+    assert_check(0, CML_TECH_PASSED, "m.sum = 0 <= 0 over 2 launches of kernels matching copy (case 1.1,n=256)");
     ck_assert_double_eq(r.score, 10);
     ck_assert_ptr_nonnull(args = cml_read_text(in_dir("args"), 4096, NULL));
     ck_assert_ptr_nonnull(strstr(args, "--clock-control none --target-processes all "
@@ -51,6 +51,24 @@ START_TEST(ncu_checks_a_sum_of_metrics)
     setenv("FAKE_NCU_VALUE", "24", 1);
     grade("ncu copy m.sum+other.sum 100 little of both", "passed");
     assert_check(0, CML_TECH_FAILED, "m.sum+other.sum = 101 > limit 100");
+}
+END_TEST
+
+/* A per-launch property in a range (3.3b: one 32 x 32 tile of shared memory per block): the
+ * largest launch is judged, never the sum of the launches; below the range fails too. */
+START_TEST(ncu_checks_a_per_launch_range)
+{
+    const char *line = "ncu copy launch__smem 4096..8191 one tile per block";
+    grade(line, "passed");
+    assert_check(0, CML_TECH_PASSED, "launch__smem = 4096 within 4096..8191 in the largest of 2 "
+                 "launches of kernels matching copy");
+    setenv("FAKE_SMEM1", "8320", 1); /* a decoy array beside a padded tile, in one launch */
+    grade(line, "passed");
+    assert_check(0, CML_TECH_FAILED, "launch__smem = 8320 > limit 8191 in the largest of 2");
+    setenv("FAKE_SMEM0", "0", 1);
+    setenv("FAKE_SMEM1", "0", 1); /* no shared memory at all */
+    grade(line, "passed");
+    assert_check(0, CML_TECH_FAILED, "launch__smem = 0 < minimum 4096");
 }
 END_TEST
 
@@ -111,13 +129,13 @@ START_TEST(sums_an_ncu_metric_of_one_kernel)
                       "\"0\",\"void gram<32>(float *, int)\",\"m.sum\",\"1\"\n"
                       "\"1\",\"gramPadded(const float *)\",\"m.sum\",\"20\"\n"
                       "\"2\",\"scale(int)\",\"m.sum\",\"300\"\n";
-    ck_assert_int_eq(cml_ncu_sum(csv, "m.sum", "gramPadded", &sum), 1);
+    ck_assert_int_eq(cml_ncu_value(csv, "m.sum", "gramPadded", 0, &sum), 1);
     ck_assert_double_eq(sum, 20);
-    ck_assert_int_eq(cml_ncu_sum(csv, "m.sum", "gram", &sum), 2);
+    ck_assert_int_eq(cml_ncu_value(csv, "m.sum", "gram", 0, &sum), 2);
     ck_assert_double_eq(sum, 21);
-    ck_assert_int_eq(cml_ncu_sum(csv, "m.sum", "int", &sum), 0); /* parameters are no name */
-    ck_assert_int_eq(cml_ncu_sum("\"Metric Name\",\"Metric Value\"\n\"m.sum\",\"4\"\n", "m.sum",
-                                 "k", &sum), 0); /* no Kernel Name column: nothing is k's */
+    ck_assert_int_eq(cml_ncu_value(csv, "m.sum", "int", 0, &sum), 0); /* parameters are no name */
+    ck_assert_int_eq(cml_ncu_value("\"Metric Name\",\"Metric Value\"\n\"m.sum\",\"4\"\n",
+                                   "m.sum", "k", 0, &sum), 0); /* no Kernel Name column: nothing is k's */
 }
 END_TEST
 
@@ -208,6 +226,7 @@ void technique_ncu_add(Suite *s)
     tcase_add_test(tools, ncu_within_limit_passes);
     tcase_add_test(tools, ncu_checks_a_sum_of_metrics);
     tcase_add_test(tools, ncu_over_limit_fails);
+    tcase_add_test(tools, ncu_checks_a_per_launch_range);
     tcase_add_test(tools, ncu_profiles_a_kernel_once_for_all_its_metrics);
     tcase_add_test(tools, ncu_without_permission_or_a_working_tool_is_not_checked);
     tcase_add_test(tools, ncu_filter_matching_no_kernel_fails);

@@ -5,6 +5,7 @@
 #include "spec_parse.h"
 
 #include <regex.h>
+#include <math.h>
 #include <string.h>
 
 /* A new check of `kind` in the open task, or NULL (with p->err) when the task is full. */
@@ -121,21 +122,44 @@ int spec_calls(spec_parser *p, char *args)
     return what_into(p, "calls", args, c);
 }
 
-/* Whether m is a metric name, or a sum of them ("a+b"): no empty term. */
-static int metric_sum(const char *m)
+/* Whether m is a metric name, or a sum of up to 4 (`a+b`): no empty term, and either every
+ * term a per-launch property (launch__...) or none: *per_launch says which. */
+static int metric_sum(const char *m, int *per_launch)
 {
     const char *name = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.";
-    for (;;) {
+    int launch = 0;
+    for (int terms = 1; terms <= 4; terms++) {
         size_t n = strspn(m, name);
         if (n == 0 || (m[n] != '+' && m[n] != '\0'))
             return 0;
-        if (m[n] == '\0')
-            return 1;
+        launch += strncmp(m, "launch__", 8) == 0;
+        if (m[n] == '\0') {
+            *per_launch = launch == terms;
+            return launch == 0 || launch == terms;
+        }
         m += n + 1;
     }
+    return 0;
 }
 
-/* `ncu <kernel-regex> <metric>[+<metric>...] <max> <what>` */
+/* `<max>` or `<min>..<max>` into c. */
+static int ncu_range(spec_parser *p, const char *w, cml_tech_spec *c)
+{
+    const char *dots = w ? strstr(w, "..") : NULL;
+    char lo[64];
+    c->min = -HUGE_VAL;
+    if (!dots)
+        return spec_number(p, w, "ncu's maximum", &c->max);
+    snprintf(lo, sizeof lo, "%.*s", (int)(dots - w < 63 ? dots - w : 63), w);
+    if (spec_number(p, lo, "ncu's minimum", &c->min) != 0 ||
+        spec_number(p, dots + 2, "ncu's maximum", &c->max) != 0)
+        return -1;
+    if (c->min > c->max)
+        return spec_fail(p, "'ncu': the range %s is empty (its minimum is above its maximum)", w);
+    return 0;
+}
+
+/* `ncu <kernel-regex> <metric>[+<metric>...] [<min>..]<max> <what>` */
 int spec_ncu(spec_parser *p, char *args)
 {
     cml_tech_spec *c = new_check(p, CML_TECH_NCU, "ncu");
@@ -146,9 +170,10 @@ int spec_ncu(spec_parser *p, char *args)
         word_into(p, "ncu", "a metric name", metric = spec_word(&args), c->metric,
                   sizeof c->metric) != 0)
         return -1;
-    if (!metric_sum(metric))
-        return spec_fail(p, "'ncu': '%s' is not a metric name, nor a sum of them (a+b)", metric);
-    if (spec_number(p, spec_word(&args), "ncu's maximum", &c->max) != 0)
+    if (!metric_sum(metric, &c->per_launch))
+        return spec_fail(p, "'ncu': '%s' is not a metric name, nor a sum of up to 4 (a+b) that "
+                         "are all per-launch properties (launch__) or all counts", metric);
+    if (ncu_range(p, spec_word(&args), c) != 0)
         return -1;
     return what_into(p, "ncu", args, c);
 }

@@ -79,12 +79,16 @@ int cml_tech_find(const char *text, const char *pattern, const char *scope, char
 int cml_calls_reach(const char *text, const char *function, const regex_t *re, char *found,
                     size_t flen, int *seen);
 
-/* ncu_csv.c: sum of `metric`'s values in ncu's --csv output (rows whose "Metric Name" is metric;
+/* ncu_csv.c: the value of `metric` in ncu's --csv output (rows whose "Metric Name" is metric;
  * thousands separators allowed), with `kernel` (a POSIX ERE, NULL: any) only the rows whose
- * "Kernel Name" before its parameters matches it. The number of rows summed; 0 when none.
- * metric may be a sum, "a+b": the sum of each part's rows, and the fewest rows of any part
- * (0, and a sum of 0, when a part has none: a sum with a term unmeasured is not measured). */
-int cml_ncu_sum(const char *csv, const char *metric, const char *kernel, double *sum);
+ * "Kernel Name" before its parameters matches it. metric may be a sum of up to 4 terms, "a+b".
+ * A count adds up over the launches: the value is the sum of every row of every term, and the
+ * return the fewest rows of any term. A per-launch property (per_launch: the spec's launch__
+ * metrics, shared memory per block, block size) does not: the value is the largest launch's
+ * (the rows of one "ID") sum of its terms, and the return the number of launches. 0, and a
+ * value of 0, when a term has no row: a sum with a term unmeasured is not measured. */
+int cml_ncu_value(const char *csv, const char *metric, const char *kernel, int per_launch,
+                  double *value);
 
 
 /* technique_run.c: the checks that run the lab binary, and the ncu runs they share: plain data

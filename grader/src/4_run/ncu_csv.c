@@ -42,29 +42,40 @@ static int kernel_matches(const regex_t *re, const char *name)
     return regexec(re, base, 0, NULL, 0) == 0;
 }
 
-/* The sum of one metric's rows (cml_ncu_sum without the '+'). */
-static int one_metric(const char *csv, const char *metric, const char *kernel, double *sum)
+typedef struct {
+    char id[FIELD];
+    double v;
+} launch_sum;
+
+/* One pass over csv's rows; terms[t] the metric names. rows[t]: the rows of term t; per launch
+ * (ids given): each launch's ("ID" column) sum of its terms in ids, else the sum of all in *total. */
+static void read_rows(const char *csv, char terms[][FIELD], int nterms, const char *kernel,
+                      int rows[], double *total, launch_sum **ids, int *nids)
 {
     static char f[32][FIELD];
-    int name_col = -1, value_col = -1, kernel_col = -1, rows = 0;
+    int name_col = -1, value_col = -1, kernel_col = -1, id_col = -1;
     regex_t re;
-    *sum = 0;
     if (kernel && regcomp(&re, kernel, REG_EXTENDED | REG_NOSUB) != 0)
-        return 0;
+        return;
     for (const char *p = csv; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
         size_t n = strcspn(p, "\r\n");
         if (*p != '"')
             continue;
-        int k = csv_fields(p, n, f, 32);
+        int k = csv_fields(p, n, f, 32), t = 0;
         if (name_col < 0 || value_col < 0) {
             for (int i = 0; i < k; i++) {
                 name_col = strcmp(f[i], "Metric Name") == 0 ? i : name_col;
                 value_col = strcmp(f[i], "Metric Value") == 0 ? i : value_col;
                 kernel_col = strcmp(f[i], "Kernel Name") == 0 ? i : kernel_col;
+                id_col = strcmp(f[i], "ID") == 0 ? i : id_col;
             }
             continue;
         }
-        if (name_col >= k || value_col >= k || strcmp(f[name_col], metric) != 0)
+        if (name_col >= k || value_col >= k)
+            continue;
+        while (t < nterms && strcmp(f[name_col], terms[t]) != 0)
+            t++;
+        if (t == nterms)
             continue;
         if (kernel && (kernel_col < 0 || kernel_col >= k || !kernel_matches(&re, f[kernel_col])))
             continue;
@@ -75,32 +86,58 @@ static int one_metric(const char *csv, const char *metric, const char *kernel, d
                 digits[o++] = *c;
         digits[o] = '\0';
         double v = strtod(digits, &end);
-        if (end != digits && *end == '\0') {
-            *sum += v;
-            rows++;
+        if (end == digits || *end != '\0')
+            continue;
+        rows[t]++;
+        *total += v;
+        if (!ids)
+            continue;
+        const char *id = id_col >= 0 && id_col < k ? f[id_col] : "";
+        int i = 0;
+        while (i < *nids && strcmp((*ids)[i].id, id) != 0)
+            i++;
+        if (i == *nids) {
+            launch_sum *grown = realloc(*ids, (size_t)(*nids + 1) * sizeof **ids);
+            if (!grown)
+                continue;
+            *ids = grown;
+            snprintf(grown[i].id, FIELD, "%s", id);
+            grown[i].v = 0;
+            (*nids)++;
         }
+        (*ids)[i].v += v;
     }
     if (kernel)
         regfree(&re);
-    return rows;
 }
 
 /* Contract in technique.h. */
-int cml_ncu_sum(const char *csv, const char *metric, const char *kernel, double *sum)
+int cml_ncu_value(const char *csv, const char *metric, const char *kernel, int per_launch,
+                  double *value)
 {
-    char part[FIELD];
-    int rows = -1; /* the fewest rows of any term so far: every term must have been measured */
+    char terms[4][FIELD];
+    int nterms = 0, rows[4] = {0}, nids = 0, fewest = -1;
     double total = 0;
-    for (const char *m = metric; rows != 0; m += strcspn(m, "+") + 1) {
+    launch_sum *ids = NULL;
+    *value = 0;
+    for (const char *m = metric;; m += strcspn(m, "+") + 1) {
         size_t n = strcspn(m, "+");
-        double s = 0;
-        snprintf(part, sizeof part, "%.*s", (int)n, m);
-        int r = n > 0 && n < sizeof part ? one_metric(csv, part, kernel, &s) : 0;
-        rows = rows < 0 || r < rows ? r : rows;
-        total += s;
+        if (n == 0 || n >= FIELD || nterms == 4) /* the spec allows at most 4 terms */
+            return 0;
+        snprintf(terms[nterms++], FIELD, "%.*s", (int)n, m);
         if (m[n] == '\0')
             break;
     }
-    *sum = rows > 0 ? total : 0;
-    return rows;
+    read_rows(csv, terms, nterms, kernel, rows, &total, per_launch ? &ids : NULL, &nids);
+    for (int t = 0; t < nterms; t++)
+        fewest = fewest < 0 || rows[t] < fewest ? rows[t] : fewest;
+    if (fewest > 0 && per_launch) { /* the largest launch; the count is of launches */
+        *value = ids[0].v;
+        for (int i = 1; i < nids; i++)
+            *value = ids[i].v > *value ? ids[i].v : *value;
+        fewest = nids;
+    } else if (fewest > 0)
+        *value = total;
+    free(ids);
+    return fewest > 0 ? fewest : 0;
 }

@@ -7,6 +7,7 @@
 #include "tool_run.h"
 #include "util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -147,6 +148,29 @@ int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_tech
     return runs->lab.ntasks;
 }
 
+/* c's verdict on the value v read from n rows (launches, when c is per launch) of case `one`:
+ * out's state and detail ("<metric> = v <= max over n launches of kernels matching p (case
+ * ...<where>)"). */
+static void judge_value(const cml_tech_spec *c, double v, int n, const char *one,
+                        const char *where, cml_tech_result *out)
+{
+    char range[96];
+    int low = v < c->min, high = v > c->max;
+    if (low)
+        snprintf(range, sizeof range, "< minimum %.17g", c->min);
+    else if (high)
+        snprintf(range, sizeof range, "> limit %.17g", c->max);
+    else if (c->min > -HUGE_VAL)
+        snprintf(range, sizeof range, "within %.17g..%.17g", c->min, c->max);
+    else
+        snprintf(range, sizeof range, "<= %.17g", c->max);
+    out->state = low || high ? CML_TECH_FAILED : CML_TECH_PASSED;
+    snprintf(out->detail, sizeof out->detail, "%.80s = %.17g %s %s %d launch%s of kernels "
+             "matching %.40s (case %.60s%.40s)", c->metric, v, range,
+             c->per_launch ? "in the largest of" : "over", n, n == 1 ? "" : "es", c->pattern,
+             one, where);
+}
+
 /* Check c of task t from the lab's run (cml_tech_ncu_lab), when it holds rows of c's kernel
  * and metric: 1 with out filled, else 0 (the task's own run decides). */
 static int from_lab_run(const cml_tech_spec *c, const cml_task_spec *t, const char *one,
@@ -155,16 +179,15 @@ static int from_lab_run(const cml_tech_spec *c, const cml_task_spec *t, const ch
     int in = 0;
     for (int i = 0; i < runs->lab.ntasks; i++)
         in |= runs->lab.tasks[i] == t;
-    double sum = 0;
+    double v = 0;
     int rows = in && runs->lab.rc == 0 && runs->lab.r.output
-               ? cml_ncu_sum(runs->lab.r.output, c->metric, c->pattern, &sum) : 0;
+               ? cml_ncu_value(runs->lab.r.output, c->metric, c->pattern, c->per_launch, &v)
+               : 0;
     if (rows == 0)
         return 0;
-    out->state = sum <= c->max ? CML_TECH_PASSED : CML_TECH_FAILED;
-    snprintf(out->detail, sizeof out->detail, "%.80s = %.17g %s %.17g over %d launch%s of "
-             "kernels matching %.40s (case %.60s, in one ncu run for %d tasks)", c->metric,
-             sum, sum <= c->max ? "<=" : "> limit", c->max, rows, rows == 1 ? "" : "es",
-             c->pattern, one, runs->lab.ntasks);
+    char where[96];
+    snprintf(where, sizeof where, ", in one ncu run for %d tasks", runs->lab.ntasks);
+    judge_value(c, v, rows, one, where, out);
     return 1;
 }
 
@@ -173,8 +196,8 @@ static void judge_rows(const cml_tech_spec *c, const cml_proc_result *r, const c
                        cml_tech_result *out)
 {
     char tail[200];
-    double sum = 0;
-    int rows = r->output ? cml_ncu_sum(r->output, c->metric, NULL, &sum) : 0;
+    double v = 0;
+    int rows = r->output ? cml_ncu_value(r->output, c->metric, NULL, c->per_launch, &v) : 0;
     cml_proc_tail(r, 150, tail, sizeof tail);
     if (r->output && strstr(r->output, "ERR_NVGPUCTRPERM"))
         snprintf(out->detail, sizeof out->detail, "not checked (no permission to read the "
@@ -189,12 +212,8 @@ static void judge_rows(const cml_tech_spec *c, const cml_proc_result *r, const c
     } else if (rows == 0)
         snprintf(out->detail, sizeof out->detail, "not checked (ncu reported no %.80s for "
                  "a kernel matching %.60s: %.80s)", c->metric, c->pattern, tail);
-    else {
-        out->state = sum <= c->max ? CML_TECH_PASSED : CML_TECH_FAILED;
-        snprintf(out->detail, sizeof out->detail, "%.100s = %.17g %s %.17g over %d kernel "
-                 "launch%s (case %.100s)", c->metric, sum, sum <= c->max ? "<=" : "> limit",
-                 c->max, rows, rows == 1 ? "" : "es", one);
-    }
+    else
+        judge_value(c, v, rows, one, "", out);
 }
 
 /* Contract in technique.h. */

@@ -3,6 +3,7 @@
 #include "report.h"
 #include "technique.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Contract in report.h. */
@@ -57,6 +58,8 @@ void cml_report_tech_json(json_w *w, const cml_task_result *r)
             jw_string(w, "file", c->file);
         if (c->kind == CML_TECH_NCU) {
             jw_string(w, "metric", c->metric);
+            if (c->min > -HUGE_VAL)
+                jw_number(w, "min", c->min);
             jw_number(w, "max", c->max);
         }
         jw_string(w, "state", cml_tech_state_name(r->tech[k].state));

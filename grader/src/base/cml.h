@@ -44,8 +44,10 @@ typedef struct {
                             calls: the host function whose references are checked */
     char file[64];       /* forbid: the student file */
     char pattern[160];   /* ptx, sass, forbid: POSIX ERE; ncu: kernel-name regex */
-    char metric[128];    /* ncu: the metric summed over the profiled kernels */
-    double max;          /* ncu: the largest sum that passes */
+    char metric[128];    /* ncu: the metric (or a sum, "a+b") read from the profiled kernels */
+    int per_launch;      /* ncu: launch__ metrics, a property of each launch: the largest
+                            launch's value, not a sum over launches (spec_ncu decides) */
+    double min, max;     /* ncu: the range of values that pass (min: -HUGE_VAL when none) */
     char what[160];      /* what the check proves, for the report */
 } cml_tech_spec;
 
@@ -221,7 +223,7 @@ enum cml_tech_state { CML_TECH_NOT_RUN = 0, CML_TECH_PASSED, CML_TECH_FAILED,
 
 typedef struct {
     enum cml_tech_state state;
-    char detail[320];           /* "found: ld.global.v4.f32 ...", "not checked (ncu not found)" */
+    char detail[448];           /* "found: ld.global.v4.f32 ...", "not checked (ncu not found)" */
 } cml_tech_result;
 
 /* What a task's evidence earned of each part of its points, before its status decides which
