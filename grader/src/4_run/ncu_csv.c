@@ -1,6 +1,6 @@
 /* ncu's --csv output, read by the ncu technique checks (technique_run.c): only from ncu's own
  * log file, never from the lab's stdout. */
-#include "technique.h"
+#include "technique_run.h"
 
 #include <regex.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* The technique check that runs the student's lab binary: under Nsight Compute (ncu) to read a
  * counter, in the sandbox with a timeout; whatever the grader's machine cannot do is "not
  * checked". */
-#include "technique.h"
+#include "technique_run.h"
 #include "gpu_lock.h"
 #include "run.h"
 #include "tool_run.h"

@@ -3,7 +3,7 @@
 #ifndef CML_GRADE_TECHNIQUE_H
 #define CML_GRADE_TECHNIQUE_H
 
-#include "technique.h"
+#include "technique_run.h" /* the ncu runs a lab's checks share, and technique.h */
 
 /* Run task t's checks into r->tech[], then, when every case passed (status passed or slow),
  * award t->technique_points if every check passed or was not checked, else set status

@@ -1,0 +1,50 @@
+/* The technique checks that run the lab binary (4_run): ncu, its CSV and the runs the checks of
+ * one lab share. The checks' common types (cml_technique_env, cml_tech_result) are 2_static's
+ * technique.h; this folder implements what needs a GPU.
+ * Depends on technique.h. */
+#ifndef CML_TECHNIQUE_RUN_H
+#define CML_TECHNIQUE_RUN_H
+
+#include "technique.h"
+
+/* ncu_csv.c: the value of `metric` in ncu's --csv output (rows whose "Metric Name" is metric;
+ * thousands separators allowed), with `kernel` (a POSIX ERE, NULL: any) only the rows whose
+ * "Kernel Name" before its parameters matches it. metric may be a sum of up to 4 terms, "a+b".
+ * A count adds up over the launches: the value is the sum of every row of every term, and the
+ * return the fewest rows of any term. A per-launch property (per_launch: the spec's launch__
+ * metrics, shared memory per block, block size) does not: the value is the largest launch's
+ * (the rows of one "ID") sum of its terms, and the return the number of launches. 0, and a
+ * value of 0, when a term has no row: a sum with a term unmeasured is not measured. */
+int cml_ncu_value(const char *csv, const char *metric, const char *kernel, int per_launch,
+                  double *value);
+
+
+/* technique_run.c: the checks that run the lab binary, and the ncu runs they share: plain data
+ * the caller owns (zeroed to start, cml_ncu_runs_free after the lab), handed in through
+ * cml_technique_env.ncu. cml_tech_ncu_lab profiles once for the ncu checks of every task of
+ * spec with solved[i] set, when there are two or more (each run pays ncu's and CUDA's start),
+ * into runs->lab; how many tasks it took (0: none). A check reads the rows of its own kernel
+ * pattern there; when it finds none (or that run failed), cml_tech_ncu profiles the task alone,
+ * once for all of its metrics on one kernel pattern, into runs->task, which the task's next
+ * checks reuse (cml_ncu_task_forget drops it; cml_technique_task does, before and after a
+ * task). Without runs (env->ncu NULL) every check profiles alone. */
+typedef struct cml_ncu_runs {
+    struct {
+        char key[CML_PATH + 1024]; /* what the run was: binary, seed, kernels, metrics, case */
+        int rc;
+        cml_tech_result failed;    /* what the tool run said when rc != 0 */
+        cml_proc_result r;
+    } task;
+    struct {
+        const cml_task_spec *tasks[CML_MAX_TASKS]; /* whose cases the run took */
+        int ntasks, rc;
+        cml_proc_result r;
+    } lab;
+} cml_ncu_runs;
+void cml_ncu_task_forget(cml_ncu_runs *runs);
+void cml_ncu_runs_free(cml_ncu_runs *runs);
+int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_technique_env *env);
+void cml_tech_ncu(const cml_tech_spec *c, const cml_task_spec *t, const cml_technique_env *env,
+                  cml_tech_result *out);
+
+#endif /* CML_TECHNIQUE_RUN_H */
