@@ -1,5 +1,6 @@
 /* Shared test helpers (see helpers.h). */
 #include "helpers.h"
+#include "score.h"
 #include "spec.h"
 
 #include <check.h>
@@ -162,4 +163,24 @@ int test_others_full(const cml_lab_result *r, const char *except)
             return 0;
     }
     return 1;
+}
+
+/* Contract in helpers.h. */
+void judge_as(cml_task_result *r, enum cml_status s, const char *why)
+{
+    r->found = (cml_findings){0};
+    snprintf(r->found.why, sizeof r->found.why, "%s", why);
+    if (s == CML_STATUS_PASSED || s == CML_STATUS_SLOW)
+        r->credit.perf = s == CML_STATUS_PASSED ? 1 : r->credit.perf < 1 ? r->credit.perf : 0.5;
+    else if (s == CML_STATUS_TAMPERED)
+        snprintf(r->found.tampered, sizeof r->found.tampered, "%s", why);
+    else if (s == CML_STATUS_TECHNIQUE) {
+        r->credit.perf = 1;
+        r->found.checked = 1;
+        r->tech[0].state = CML_TECH_FAILED;
+    } else if (s == CML_STATUS_WRONG || s == CML_STATUS_TODO || s == CML_STATUS_SANITIZER)
+        r->found.failed = s;
+    else
+        r->found.stopped = s;
+    cml_judge(r);
 }

@@ -77,4 +77,11 @@ void fake_root_setup(char *root, size_t rlen, double timeout1_s, double timeout2
 void fake_grade(const cml_lab_spec *spec, const char *mode, const char *task,
                 const cml_run_opts *o, cml_lab_result *result);
 
+/* Findings that make cml_judge give r status s, for the tests that start from a status: passed
+ * and slow from the speed credit (the credit is otherwise left as it is), tampered from a forged
+ * record, technique from a failed first check (r->spec needs one), wrong, todo, sanitizer (a
+ * guard region) from the cases, the rest (build-error, missing, no-gpu, error, crash, timeout)
+ * as stopped. why: the finding's words. Then judges. */
+void judge_as(cml_task_result *r, enum cml_status s, const char *why);
+
 #endif /* CML_TEST_HELPERS_H */

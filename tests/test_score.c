@@ -285,8 +285,8 @@ END_TEST
 START_TEST(keeps_a_preset_timeout_and_scores_zero)
 {
     pass_cases(2);
-    r.status = CML_STATUS_TIMEOUT;
-    strcpy(r.detail, "timed out after 60 s");
+    r.found.stopped = CML_STATUS_TIMEOUT; /* what the pipeline found before scoring */
+    strcpy(r.found.why, "timed out after 60 s");
     cml_score_task(&r, &student, &ref);
     ck_assert_str_eq(cml_status_name(r.status), "timeout");
     ck_assert_str_eq(r.detail, "timed out after 60 s");
@@ -297,7 +297,7 @@ END_TEST
 
 START_TEST(preset_build_error_gets_a_detail)
 {
-    r.status = CML_STATUS_BUILD_ERROR;
+    r.found.stopped = CML_STATUS_BUILD_ERROR;
     cml_score_task(&r, NULL, NULL);
     ck_assert_str_eq(cml_status_name(r.status), "build-error");
     ck_assert_str_ne(r.detail, "");

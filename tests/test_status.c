@@ -1,8 +1,9 @@
 /* status: the one table of task statuses (status.c) and the one function that awards points
- * (cml_award, score.c). The names are what record.json, results.json and summary.tsv say, so
+ * (cml_judge, judge.c). The names are what record.json, results.json and summary.tsv say, so
  * the table is pinned here against the list docs/ARCHITECTURE.md gives. */
 #include <string.h>
 
+#include "helpers.h"
 #include "score.h"
 #include "suites.h"
 
@@ -79,6 +80,7 @@ static void setup(void)
     memset(&r, 0, sizeof r);
     strcpy(spec.id, "1.1");
     spec.points = 6, spec.perf_points = 4, spec.technique_points = 2, spec.ncases = 3;
+    spec.ntech = 1; /* a technique check, for `technique` */
     r.spec = &spec;
     r.cases_passed = 3;
     r.credit = (cml_credit){.cases = 3, .perf = 1, .technique = 1};
@@ -86,11 +88,12 @@ static void setup(void)
 
 START_TEST(award_scores_zero_unless_solved)
 {
-    for (int s = 0; s < CML_STATUS_COUNT; s++) {
+    for (int s = CML_STATUS_PASSED; s < CML_STATUS_COUNT; s++) {
         if (cml_status_solved(s))
             continue;
         r.credit.cases = 0; /* no case passed; the perf and technique credit must not leak */
-        cml_award(&r, s, "x");
+        judge_as(&r, s, "x");
+        ck_assert_int_eq(r.status, s);
         ck_assert_msg(r.score == 0 && r.perf_score == 0 && r.technique_score == 0,
                       "%s scored %g", cml_status_name(s), r.score);
         ck_assert_double_eq(r.max_score, 12);
@@ -100,8 +103,9 @@ END_TEST
 
 START_TEST(award_gives_the_full_maximum_to_every_status)
 {
-    for (int s = 0; s < CML_STATUS_COUNT; s++) {
-        cml_award(&r, s, "x");
+    for (int s = CML_STATUS_PASSED; s < CML_STATUS_COUNT; s++) {
+        judge_as(&r, s, "x");
+        ck_assert_int_eq(r.status, s);
         ck_assert_msg(r.max_score == 12, "%s: max %g", cml_status_name(s), r.max_score);
     }
 }
@@ -109,29 +113,62 @@ END_TEST
 
 START_TEST(award_follows_what_each_status_earns)
 {
-    cml_award(&r, CML_STATUS_PASSED, "all 3 cases passed");
+    judge_as(&r, CML_STATUS_PASSED, "all 3 cases passed");
     ck_assert_double_eq(r.score, 12);
-    cml_award(&r, CML_STATUS_TECHNIQUE, "a check failed");
+    judge_as(&r, CML_STATUS_TECHNIQUE, "a check failed");
     ck_assert(r.score == 10 && r.technique_score == 0);
     r.credit.cases = 2;
-    cml_award(&r, CML_STATUS_WRONG, "case 3 failed");
+    judge_as(&r, CML_STATUS_WRONG, "case 3 failed");
     ck_assert(r.correctness_score == 4 && r.perf_score == 0 && r.score == 4);
-    const enum cml_status nothing[] = {CML_STATUS_NONE, CML_STATUS_TIMEOUT, CML_STATUS_TAMPERED,
+    const enum cml_status nothing[] = {CML_STATUS_TIMEOUT, CML_STATUS_TAMPERED,
                                        CML_STATUS_BUILD_ERROR, CML_STATUS_NO_GPU,
                                        CML_STATUS_SANITIZER, CML_STATUS_MISSING};
     for (size_t i = 0; i < sizeof nothing / sizeof nothing[0]; i++) { /* whatever passed */
-        cml_award(&r, nothing[i], "x");
+        judge_as(&r, nothing[i], "x");
         ck_assert_msg(r.score == 0, "%s scored %g", cml_status_name(nothing[i]), r.score);
     }
 }
 END_TEST
 
-START_TEST(award_sets_status_and_detail_and_may_quote_the_old_detail)
+/* The precedence, one finding over another, and the detail each leaves: a forged record over
+ * everything, a run cut short over its cases, a sanitizer tool's error over a technique check
+ * (and after a guard region's finding), a failed case over a failed check, a failed check over
+ * the speed; a note follows the words it belongs to. */
+START_TEST(judge_follows_the_precedence_of_findings)
 {
-    strcpy(r.detail, "all 3 cases passed");
-    cml_award(&r, CML_STATUS_TECHNIQUE, "check failed; %s", r.detail);
+    judge_as(&r, CML_STATUS_PASSED, "all 3 cases passed");
+    strcpy(r.found.note, "measured twice");
+    cml_judge(&r);
+    ck_assert_str_eq(r.detail, "all 3 cases passed; measured twice");
+    r.found.checked = 1; /* the technique stage: check 0 failed */
+    r.tech[0].state = CML_TECH_FAILED;
+    strcpy(r.tech[0].detail, "no xor");
+    cml_judge(&r);
     ck_assert_int_eq(r.status, CML_STATUS_TECHNIQUE);
-    ck_assert_str_eq(r.detail, "check failed; all 3 cases passed");
+    ck_assert_msg(strstr(r.detail, "): no xor; all 3 cases passed; measured twice"), "%s",
+                  r.detail);
+    r.sanitizers[1].state = CML_TECH_FAILED; /* the sanitizer phase: racecheck */
+    strcpy(r.sanitizers[1].detail, "racecheck: a race");
+    cml_judge(&r);
+    ck_assert_int_eq(r.status, CML_STATUS_SANITIZER);
+    ck_assert_str_eq(r.detail, "racecheck: a race");
+    r.found.failed = CML_STATUS_SANITIZER; /* a guard region's finding stays after the tools' */
+    strcpy(r.found.why, "case n=7: illegal address");
+    r.found.note[0] = '\0';
+    cml_judge(&r);
+    ck_assert_msg(strncmp(r.detail, "racecheck: a race; memory outside", 33) == 0 &&
+                  strstr(r.detail, "): case n=7: illegal address"), "%s", r.detail);
+    r.sanitizers[1].state = CML_TECH_PASSED;
+    r.found.failed = CML_STATUS_WRONG;
+    cml_judge(&r); /* a wrong case: the failed check and the tools do not matter */
+    ck_assert_int_eq(r.status, CML_STATUS_WRONG);
+    r.found.stopped = CML_STATUS_TIMEOUT;
+    cml_judge(&r);
+    ck_assert_int_eq(r.status, CML_STATUS_TIMEOUT);
+    strcpy(r.found.tampered, "wrote a record after done");
+    cml_judge(&r);
+    ck_assert_int_eq(r.status, CML_STATUS_TAMPERED);
+    ck_assert_msg(strstr(r.detail, "the lab process wrote a record after done"), "%s", r.detail);
 }
 END_TEST
 
@@ -149,7 +186,7 @@ Suite *status_suite(void)
     tcase_add_test(award, award_scores_zero_unless_solved);
     tcase_add_test(award, award_gives_the_full_maximum_to_every_status);
     tcase_add_test(award, award_follows_what_each_status_earns);
-    tcase_add_test(award, award_sets_status_and_detail_and_may_quote_the_old_detail);
+    tcase_add_test(award, judge_follows_the_precedence_of_findings);
     suite_add_tcase(s, table);
     suite_add_tcase(s, award);
     return s;

@@ -148,7 +148,7 @@ static void lab_task(int t, cml_task_result *x)
     memset(x, 0, sizeof *x);
     x->spec = &spec.tasks[t];
     x->credit = (cml_credit){ .cases = 2 };
-    cml_award(x, CML_STATUS_PASSED, "all cases passed");
+    judge_as(x, CML_STATUS_PASSED, "all cases passed");
     cml_technique_task(&spec, &spec.tasks[t], &env, x);
 }
 

@@ -2,13 +2,13 @@
  * cases; performance counts only when every case passed, as the ratio of the student's time to
  * the reference solution's time measured in the same grading on the same GPU. Whatever goes
  * wrong on the grader's side (no reference time) never costs the student points; a practice
- * grade (no reference solution at all) judges speed as score_practice.c says. Every status,
- * score and detail of a task is set by cml_award, at the end of this file. */
+ * grade (no reference solution at all) judges speed as score_practice.c says. What scoring
+ * finds (a case failure and its words, the speed credit and its words, a forged record) goes
+ * into the task's findings; cml_judge (judge.c) sets its status, points and detail. */
 #include "score.h"
 #include "verify.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <string.h>
 
 /* What the time records of both runs say about one task's timed cases. */
@@ -149,7 +149,8 @@ static void score_perf(cml_task_result *r, const timing *tm, int practice)
                  t->full_ratio, t->zero_ratio);
     }
     r->credit.perf = frac;
-    cml_award(r, frac >= 1 ? CML_STATUS_PASSED : CML_STATUS_SLOW, "%s", detail);
+    memcpy(r->found.why, detail, sizeof r->found.why);
+    cml_judge(r);
 }
 
 /* Index of the first case that did not pass, or -1. */
@@ -160,11 +161,6 @@ static int first_failure(const cml_task_result *r)
             return i;
     return -1;
 }
-
-/* What a guard region's finding means, before the case's own words. */
-#define GUARD_SAYS "memory outside the case's buffers (the grader maps nothing right after " \
-                   "each device buffer, and in odd cases right before it, so such an access " \
-                   "faults at any size; compute-sanitizer memcheck names the kernel): "
 
 /* Whether a failed case's record is a guard region's finding: the kernels touched memory
  * outside the case's buffers (common/cml_guard.cpp), which faults ("illegal address") or
@@ -216,8 +212,9 @@ static void failure_detail(const cml_task_result *r, char *buf, size_t len)
 /* Contract in score.h. */
 void cml_task_tampered(cml_task_result *r, const cml_run_record *run)
 {
-    cml_award(r, CML_STATUS_TAMPERED, "the lab process %s: results from the lab process "
-              "are claims, and this one was forged", run->tamper);
+    snprintf(r->found.tampered, sizeof r->found.tampered, "%s",
+             run->tamper[0] ? run->tamper : "forged a record");
+    cml_judge(r);
 }
 
 /* Contract in score.h. One comparison of the status, here, for every report. */
@@ -235,26 +232,19 @@ void cml_task_hint(const cml_task_result *r, const char *note, const char **wher
     }
 }
 
-/* A status the pipeline set before scoring: the run could not be judged case by case. */
-static int preset_status(enum cml_status s)
-{
-    return s == CML_STATUS_CRASH || s == CML_STATUS_TIMEOUT || s == CML_STATUS_BUILD_ERROR ||
-           s == CML_STATUS_MISSING || s == CML_STATUS_NO_GPU;
-}
-
-/* Fills r's credit, status, points and detail from r->cases (already verified) and the `time`
- * records of both runs (either may be NULL). A tampered student run makes the task tampered,
- * whatever was set before. A status already set to crash, timeout, build-error, missing or
- * no-gpu is kept with no credit, so it scores 0 (its detail too, when set). practice: speed is judged
- * from the student's fractions of the bound instead of the reference's times. */
+/* Records what r->cases (already verified) and the `time` records of both runs (either may be
+ * NULL) say, and judges: a tampered student run, else (unless the pipeline found the task
+ * stopped: crash, timeout, ...) the first failure or the speed. practice: speed is judged from
+ * the student's fractions of the bound instead of the reference's times. */
 static void score_task(cml_task_result *r, const cml_run_record *student,
                        const cml_run_record *reference, int practice)
 {
     const cml_task_spec *t = r->spec;
-    char detail[sizeof r->detail];
     r->credit = (cml_credit){0};
     r->cases_passed = 0;
     r->guard_fault = 0;
+    r->found.failed = CML_STATUS_NONE;
+    r->found.note[0] = '\0'; /* a note follows a verdict: a new one starts without */
     for (int i = 0; i < t->ncases; i++)
         r->cases_passed += r->cases[i].passed != 0;
     timing tm = measure(r, student, reference);
@@ -262,22 +252,21 @@ static void score_task(cml_task_result *r, const cml_run_record *student,
         cml_task_tampered(r, student);
         return;
     }
-    if (preset_status(r->status)) { /* the run was cut short: what passed before earns nothing */
-        snprintf(detail, sizeof detail, "%s", r->detail);
-        if (detail[0] == '\0')
-            failure_detail(r, detail, sizeof detail);
-        cml_award(r, r->status, "%s", detail[0] ? detail : cml_status_name(r->status));
+    if (r->found.stopped != CML_STATUS_NONE) { /* cut short: what passed earns nothing */
+        if (r->found.why[0] == '\0')
+            failure_detail(r, r->found.why, sizeof r->found.why);
+        cml_judge(r);
         return;
     }
     r->credit.cases = r->cases_passed;
     if (r->cases_passed == t->ncases) {
         score_perf(r, &tm, practice);
-    } else {
-        const enum cml_status s = failure_status(r, student);
-        r->guard_fault = s == CML_STATUS_SANITIZER;
-        failure_detail(r, detail, sizeof detail);
-        cml_award(r, s, "%s%s", s == CML_STATUS_SANITIZER ? GUARD_SAYS : "", detail);
+        return;
     }
+    r->found.failed = failure_status(r, student);
+    r->guard_fault = r->found.failed == CML_STATUS_SANITIZER;
+    failure_detail(r, r->found.why, sizeof r->found.why);
+    cml_judge(r);
 }
 
 /* Contract in score.h. */
@@ -291,25 +280,4 @@ void cml_score_task(cml_task_result *r, const cml_run_record *student,
 void cml_score_task_practice(cml_task_result *r, const cml_run_record *student)
 {
     score_task(r, student, NULL, 1);
-}
-
-/* Contract in score.h: the one place that sets a task's status, points and detail. */
-void cml_award(cml_task_result *r, enum cml_status s, const char *fmt, ...)
-{
-    const cml_task_spec *t = r->spec;
-    const unsigned earns = cml_status_earns(s);
-    char detail[sizeof r->detail];
-    va_list ap;
-    va_start(ap, fmt); /* formatted aside first: the arguments may name r->detail */
-    vsnprintf(detail, sizeof detail, fmt, ap);
-    va_end(ap);
-    memcpy(r->detail, detail, sizeof r->detail);
-    r->status = s;
-    r->max_score = t->points + t->perf_points + t->technique_points;
-    r->correctness_score = (earns & CML_PART_CORRECTNESS) && t->ncases > 0
-                           ? t->points * r->credit.cases / t->ncases : 0;
-    r->perf_score = (earns & CML_PART_PERF) ? t->perf_points * r->credit.perf : 0;
-    r->technique_score = (earns & CML_PART_TECHNIQUE) && r->credit.technique
-                         ? t->technique_points : 0;
-    r->score = r->correctness_score + r->perf_score + r->technique_score;
 }

@@ -1,7 +1,8 @@
 /* Scoring (score.c): a task's status, points and detail from its verdicts and the times of the
- * student's and the reference's runs. cml_award is the one function that sets them; every step
- * that decides a task's outcome (score, technique checks, a build error, no GPU, a run cut
- * short, a forged record) goes through it.
+ * student's and the reference's runs, recorded as findings; cml_judge (judge.c) is the one
+ * function that turns findings into a status, points and detail, and every step that finds
+ * something about a task (score, technique checks, sanitizers, a build error, no GPU, a run cut
+ * short, a forged record, a second measurement) records it and calls the judge.
  * Depends on cml.h (the result types) and through it on status.h (the status table). */
 #ifndef CML_SCORE_H
 #define CML_SCORE_H
@@ -14,16 +15,30 @@
  * linear between; 0 for a ratio that is not a positive finite number. */
 double cml_perf_fraction(double ratio, double full_ratio, double zero_ratio);
 
-/* The one rule for a task's points. Sets r's status to s and its detail (printf-style; the
- * arguments may name r->detail itself), and its points from s and r->credit: each part counts
- * only when s earns it (cml_status_earns) and as far as the credit goes:
+/* judge.c: the one function that sets a task's status, points and detail, from its findings
+ * (r->found, r->cases, r->credit, r->tech, r->sanitizers), by one precedence, highest first:
+ *   tampered (a forged record)                         -> tampered
+ *   stopped (build-error, missing, no-gpu, error, crash, timeout: no verdict of its cases)
+ *   a sanitizer tool's error, on a task whose cases passed or whose failure was a guard
+ *     region's finding                                 -> sanitizer (the tools' words first)
+ *   a case failed (wrong, todo, error, crash, sanitizer by a guard region)
+ *   a technique check failed                           -> technique
+ *   else passed, or slow when the speed credit is short of 1.
+ * The detail is the leading finding's words, then found.why and found.note. Points: each part
+ * counts only when the status earns it (cml_status_earns) and as far as the credit goes:
  *   correctness = points * credit.cases / ncases   (0 without cases)
  *   perf        = perf_points * credit.perf
  *   technique   = technique_points when credit.technique
  * score is their sum; max_score is always the spec's points + perf_points + technique_points,
- * whatever the status. r->spec must be set. */
-void cml_award(cml_task_result *r, enum cml_status s, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+ * whatever the status. r->spec must be set. Judging again after a new finding is how a stage
+ * changes a verdict. */
+void cml_judge(cml_task_result *r);
+/* The first technique check of r that neither passed nor could not be checked, once the checks
+ * ran (found.checked); -1 when none, or when they did not run. */
+int cml_failed_check(const cml_task_result *r);
+/* Records that task r got no verdict of its cases (status s: build-error, missing, no-gpu,
+ * error, crash, timeout) and why, then judges it. */
+void cml_judge_stopped(cml_task_result *r, enum cml_status s, const char *why);
 
 /* Fills r's credit, status, points and detail from r->cases (already verified) and the `time`
  * records of both runs: ratio = geometric mean over the timed cases of student ms / reference

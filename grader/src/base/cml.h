@@ -227,7 +227,7 @@ typedef struct {
 } cml_tech_result;
 
 /* What a task's evidence earned of each part of its points, before its status decides which
- * parts count (cml_award, score.c). */
+ * parts count (cml_judge, judge.c). */
 typedef struct {
     int cases;                  /* cases whose correctness points count: those that passed,
                                    none for a run the pipeline found cut short */
@@ -235,8 +235,27 @@ typedef struct {
     int technique;              /* every technique check passed or could not be checked */
 } cml_credit;
 
+/* What the stages found about one task, beside its case verdicts (cases), its credit, its
+ * technique checks (tech) and its sanitizer runs (sanitizers). Each stage records here and
+ * calls cml_judge (7_score/judge.c), the one function that turns a task's findings into its
+ * status, points and detail, by one precedence table; nothing else sets those. */
+typedef struct {
+    enum cml_status stopped;    /* the task got no verdict of its own cases: build-error,
+                                   missing, no-gpu, error (nothing ran), crash or timeout (its
+                                   run was cut short); NONE: it did */
+    char tampered[320];         /* how the lab process forged a record; "": it did not */
+    enum cml_status failed;     /* how its cases failed: wrong, todo, error, crash, sanitizer
+                                   (a guard region's finding); NONE: every case passed */
+    char why[1024];             /* the words of `stopped`, of `failed`, or of the speed */
+    char note[400];             /* what happened after the verdict ("measured twice, ...",
+                                   "then the lab binary ..."), said after why */
+    int checked;                /* the technique checks ran (the task was solved): tech[]
+                                   counts */
+} cml_findings;
+
 typedef struct {
     const cml_task_spec *spec;
+    cml_findings found;         /* what the stages found: cml_judge reads it */
     int cases_passed;
     cml_case_verdict cases[CML_MAX_CASES];
     int timed;                  /* a timed case passed and both times are known */
@@ -246,7 +265,7 @@ typedef struct {
     double correctness_score, perf_score, technique_score, score, max_score;
     cml_tech_result tech[CML_MAX_TECH]; /* one per spec->tech, filled by technique.c */
     cml_tech_result sanitizers[CML_SANITIZERS]; /* one per tool (grade_sanitize.c) */
-    enum cml_status status;     /* set with the points and the detail by cml_award (score.h) */
+    enum cml_status status;     /* set with the points and the detail by cml_judge only */
     int guard_fault;            /* a guard region's finding made it `sanitizer` (score.c):
                                    memcheck still runs to name the kernel */
     cml_credit credit;          /* what the evidence earned; the status decides what counts */

@@ -79,8 +79,7 @@ static void measure_again(const cml_lab_spec *spec, int ti, const char *bin,
             stu->cases[cl.tcase[j]] = lr[1].rec.cases[j];
         }
         out->again = *r;
-        out->again.status = CML_STATUS_NONE;
-        out->again.detail[0] = '\0';
+        out->again.found = (cml_findings){0}; /* the second run's findings alone */
         if (out->tampered)
             cml_task_tampered(&out->again, &lr[1].rec);
         else
@@ -116,16 +115,18 @@ void cml_confirm_slow(const cml_lab_spec *spec, int ti, const char *bin, const c
     else if (s->tampered) /* the second run is a claim too */
         *r = s->again;
     else if (s->wrong)
-        cml_award(r, r->status, "%s; measured twice, but the second run's output was wrong or "
-                  "missing: the first time counts", r->detail);
+        snprintf(r->found.note, sizeof r->found.note, "measured twice, but the second run's "
+                 "output was wrong or missing: the first time counts");
     else if (!s->again.timed)
-        cml_award(r, r->status, "%s; a second measurement gave no time: the first counts",
-                  r->detail);
+        snprintf(r->found.note, sizeof r->found.note, "a second measurement gave no time: the "
+                 "first counts");
     else {
         if (s->again.ratio < first)
             *r = s->again;
-        cml_award(r, r->status, "%s; measured twice, %.2fx then %.2fx: the better counts",
-                  r->detail, first, s->again.ratio);
+        snprintf(r->found.note, sizeof r->found.note, "measured twice, %.2fx then %.2fx: the "
+                 "better counts", first, s->again.ratio);
     }
+    if (s->ran && !s->tampered)
+        cml_judge(r);
     free(s);
 }

@@ -39,9 +39,10 @@ static int apply_unfinished(const cml_task_spec *t, const lab_run *lr, double ti
     snprintf(during, sizeof during, " during case %d of %d (%.120s)", first + 1, t->ncases,
              t->cases[first].text);
     cml_proc_tail(&lr->proc, 300, tail, sizeof tail);
-    cml_award(r, lr->proc.timed_out ? CML_STATUS_TIMEOUT : CML_STATUS_CRASH,
-              "the lab binary %s%s%s%s", how, lr->proc.started ? during : "",
-              tail[0] ? "; its output ended: " : "", tail);
+    char why[sizeof r->found.why];
+    snprintf(why, sizeof why, "the lab binary %s%s%s%s", how, lr->proc.started ? during : "",
+             tail[0] ? "; its output ended: " : "", tail);
+    cml_judge_stopped(r, lr->proc.timed_out ? CML_STATUS_TIMEOUT : CML_STATUS_CRASH, why);
     return 1;
 }
 
@@ -50,8 +51,8 @@ static void note_ending(const lab_run *lr, double timeout_s, cml_task_result *r)
 {
     char how[300];
     cml_run_unfinished_how(lr, timeout_s, how, sizeof how);
-    cml_award(r, r->status, "%s%sthen the lab binary %s", r->detail, r->detail[0] ? "; " : "",
-              how);
+    snprintf(r->found.note, sizeof r->found.note, "then the lab binary %s", how);
+    cml_judge(r);
 }
 
 /* Run the student's binary on task ti's cases in a fresh out-dir, verify and score. */
@@ -70,7 +71,7 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
     char name[96], err[1024];
     snprintf(name, sizeof name, "%s-%s-out", spec->lab, t->id);
     if (cml_sandbox_scratch(o->work_dir, name, bin, dir, sizeof dir, err, sizeof err) < 0) {
-        cml_award(r, CML_STATUS_ERROR, "%s", err); /* nothing ran: no credit, 0 points */
+        cml_judge_stopped(r, CML_STATUS_ERROR, err); /* nothing ran: no credit, 0 points */
         return -1;
     }
     if (o->progress)
@@ -160,9 +161,11 @@ int cml_refuse_tasks(const cml_lab_spec *spec, const char *refused, cml_lab_resu
         memset(r, 0, sizeof *r);
         r->spec = &spec->tasks[t];
         size_t api = strcspn(line, " ");
-        cml_award(r, CML_STATUS_BUILD_ERROR, "%.*s (in code that %.*s reaches, which this task "
-                  "calls: not run; the lab's other tasks are graded)", (int)(len - api - 1),
-                  line + api + 1, (int)api, line);
+        char why[sizeof r->found.why];
+        snprintf(why, sizeof why, "%.*s (in code that %.*s reaches, which this task calls: "
+                 "not run; the lab's other tasks are graded)", (int)(len - api - 1),
+                 line + api + 1, (int)api, line);
+        cml_judge_stopped(r, CML_STATUS_BUILD_ERROR, why);
         for (int c = 0; c < r->spec->ncases; c++)
             snprintf(r->cases[c].reason, sizeof r->cases[c].reason, "build-error");
         n++;
@@ -235,7 +238,7 @@ void cml_lab_not_run(const cml_lab_spec *spec, enum cml_status status, const cha
         cml_task_result *r = &out->tasks[t];
         memset(r, 0, sizeof *r);
         r->spec = &spec->tasks[t];
-        cml_award(r, status, "%s", detail); /* no credit: 0 of the full points */
+        cml_judge_stopped(r, status, detail); /* no credit: 0 of the full points */
         for (int c = 0; c < r->spec->ncases; c++)
             snprintf(r->cases[c].reason, sizeof r->cases[c].reason, "%s",
                      cml_status_name(status));

@@ -70,22 +70,15 @@ static void skip_all(cml_grading *g, const char *why)
                 }
 }
 
-/* A task whose tools found an error: every point goes, the first error (in tool order) leads
- * the detail and the others follow. */
+/* A task whose tools found an error: the judge makes it `sanitizer` (every point goes), the
+ * tools' errors in tool order leading its detail. */
 static void apply(cml_task_result *r)
 {
-    char detail[sizeof r->detail];
-    size_t used = 0;
-    detail[0] = '\0';
-    for (int k = 0; k < CML_SANITIZERS && used + 1 < sizeof detail; k++)
+    for (int k = 0; k < CML_SANITIZERS; k++)
         if (r->sanitizers[k].state == CML_TECH_FAILED) {
-            int w = snprintf(detail + used, sizeof detail - used, "%s%s", used ? "; " : "",
-                             r->sanitizers[k].detail);
-            used += w > 0 ? (size_t)w : 0;
+            cml_judge(r);
+            return;
         }
-    if (detail[0]) /* a guard region's finding stays after the tool's */
-        cml_award(r, CML_STATUS_SANITIZER, "%s%s%s", detail, r->guard_fault ? "; " : "",
-                  r->guard_fault ? r->detail : "");
 }
 
 /* The lab's and the grading's totals again, from the tasks' scores. */

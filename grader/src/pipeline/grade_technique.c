@@ -15,15 +15,6 @@ static int evidence_intact(const cml_technique_env *env)
            cml_evidence_unchanged(env->ev_dir, env->ev_digest);
 }
 
-/* The first check that neither passed nor was not checkable, or -1. */
-static int first_failed(const cml_task_spec *t, const cml_task_result *r)
-{
-    for (int i = 0; i < t->ntech; i++)
-        if (r->tech[i].state != CML_TECH_PASSED && r->tech[i].state != CML_TECH_NOT_CHECKED)
-            return i;
-    return -1;
-}
-
 /* Contract in grade_technique.h. */
 void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
                         const cml_technique_env *env, cml_task_result *r)
@@ -58,15 +49,9 @@ void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
     }
     if (env->ncu)
         cml_ncu_task_forget(env->ncu);
-    int bad = first_failed(t, r);
     if (!solved || t->ntech == 0)
         return;
-    if (bad < 0) {
-        r->credit.technique = 1;
-        cml_award(r, r->status, "%s", r->detail);
-        return;
-    }
-    cml_award(r, CML_STATUS_TECHNIQUE, "technique check %s failed (it proves: %.160s): "
-              "%.320s%s%.400s", cml_tech_kind_name(t->tech[bad].kind), t->tech[bad].what,
-              r->tech[bad].detail, r->detail[0] ? "; " : "", r->detail);
+    r->found.checked = 1;
+    r->credit.technique = cml_failed_check(r) < 0;
+    cml_judge(r); /* a failed check makes it `technique` */
 }
