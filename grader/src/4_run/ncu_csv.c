@@ -111,7 +111,7 @@ static void read_rows(const char *csv, char terms[][FIELD], int nterms, const ch
         regfree(&re);
 }
 
-/* Contract in technique.h. */
+/* Contract in technique_run.h. */
 int cml_ncu_value(const char *csv, const char *metric, const char *kernel, int per_launch,
                   double *value)
 {

@@ -23,14 +23,14 @@ static int list_has(const char *list, const char *item, char sep)
     return 0;
 }
 
-/* Contract in technique.h. */
+/* Contract in technique_run.h. */
 void cml_ncu_task_forget(cml_ncu_runs *runs)
 {
     cml_proc_result_free(&runs->task.r);
     memset(&runs->task, 0, sizeof runs->task);
 }
 
-/* Contract in technique.h. */
+/* Contract in technique_run.h. */
 void cml_ncu_runs_free(cml_ncu_runs *runs)
 {
     cml_ncu_task_forget(runs);
@@ -112,7 +112,7 @@ static int run_ncu(const char *ncu, const cml_tech_spec *c, const cml_task_spec 
     return runs->task.rc;
 }
 
-/* Contract in technique.h. */
+/* Contract in technique_run.h. */
 int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_technique_env *env)
 {
     char ncu[CML_PATH], cases[CML_MAX_TASKS][200], kernels[1024] = "", metrics[1024] = "",
@@ -151,7 +151,7 @@ int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_tech
 /* c's verdict on the value v read from n rows (launches, when c is per launch) of case `one`:
  * out's state and detail ("<metric> = v <= max over n launches of kernels matching p (case
  * ...<where>)"). */
-static void judge_value(const cml_tech_spec *c, double v, int n, const char *one,
+static void range_verdict(const cml_tech_spec *c, double v, int n, const char *one,
                         const char *where, cml_tech_result *out)
 {
     char range[96];
@@ -187,7 +187,7 @@ static int from_lab_run(const cml_tech_spec *c, const cml_task_spec *t, const ch
         return 0;
     char where[96];
     snprintf(where, sizeof where, ", in one ncu run for %d tasks", runs->lab.ntasks);
-    judge_value(c, v, rows, one, where, out);
+    range_verdict(c, v, rows, one, where, out);
     return 1;
 }
 
@@ -213,10 +213,10 @@ static void judge_rows(const cml_tech_spec *c, const cml_proc_result *r, const c
         snprintf(out->detail, sizeof out->detail, "not checked (ncu reported no %.80s for "
                  "a kernel matching %.60s: %.80s)", c->metric, c->pattern, tail);
     else
-        judge_value(c, v, rows, one, "", out);
+        range_verdict(c, v, rows, one, "", out);
 }
 
-/* Contract in technique.h. */
+/* Contract in technique_run.h. */
 void cml_tech_ncu(const cml_tech_spec *c, const cml_task_spec *t, const cml_technique_env *env,
                   cml_tech_result *out)
 {
