@@ -11,7 +11,8 @@ START_TEST(ncu_within_limit_passes)
     char *args;
     setenv("CML_SANDBOX", "off", 1);
     grade("ncu copy m.sum 0 no bank conflicts\nncu_case n=256", "passed");
-    assert_check(0, CML_TECH_PASSED, "m.sum = 0 <= 0 over 2 launches of kernels matching copy (case 1.1,n=256)");
+    assert_check(0, CML_TECH_PASSED,
+                 "m.sum = 0 <= 0 over 2 launches of kernels matching copy (case 1.1,n=256)");
     ck_assert_double_eq(r.score, 10);
     ck_assert_ptr_nonnull(args = cml_read_text(in_dir("args"), 4096, NULL));
     ck_assert_ptr_nonnull(strstr(args, "--clock-control none --target-processes all "

@@ -27,8 +27,8 @@ for s in "${subs[@]}"; do build_one "$s" & done
 wait
 # the candidates: L2 sectors by aperture (system memory: the host link), DRAM bytes
 ncu --query-metrics > "$work/metrics.txt" 2>&1
-grep -oE '^(lts__t_sectors_aperture_sysmem[a-z_]*|lts__t_sectors_srcunit_tex_aperture_sysmem[a-z_]*|dram__bytes_read|dram__bytes_write|lts__t_sectors_aperture_device[a-z_]*)' \
-    "$work/metrics.txt" | sort -u | sed 's/$/.sum/' > "$work/candidates.txt"
+pattern='^(lts__t_sectors(_srcunit_tex)?_aperture_(sysmem|device)[a-z_]*|dram__bytes_(read|write))'
+grep -oE "$pattern" "$work/metrics.txt" | sort -u | sed 's/$/.sum/' > "$work/candidates.txt"
 echo "candidates: $(tr '\n' ' ' < "$work/candidates.txt")"
 metrics=$(paste -sd, "$work/candidates.txt")
 [ -n "$metrics" ] || { echo "no candidate metric in ncu --query-metrics"; exit 1; }

@@ -48,7 +48,8 @@ typedef struct {
 } launch_sum;
 
 /* One pass over csv's rows; terms[t] the metric names. rows[t]: the rows of term t; per launch
- * (ids given): each launch's ("ID" column) sum of its terms in ids, else the sum of all in *total. */
+ * (ids given): each launch's ("ID" column) sum of its terms in ids, else the sum of all in
+ * *total. */
 static void read_rows(const char *csv, char terms[][FIELD], int nterms, const char *kernel,
                       int rows[], double *total, launch_sum **ids, int *nids)
 {
