@@ -89,14 +89,13 @@ void cml_judge(cml_task_result *r)
     const cml_findings *f = &r->found;
     char base[sizeof r->detail], tools[sizeof r->detail], d[sizeof r->detail];
     int tech = cml_failed_check(r), tool = tool_errors(r, tools, sizeof tools);
-    say(base, sizeof base, "%s%s%s", f->why, f->why[0] && f->note[0] ? "; " : "",
-             f->note);
+    say(base, sizeof base, "%s%s%s", f->why, f->why[0] && f->note[0] ? "; " : "", f->note);
     enum cml_status s = CML_STATUS_NONE;
     switch (leading(r, tool, tech)) {
     case TAMPERED:
         s = CML_STATUS_TAMPERED;
-        say(d, sizeof d, "the lab process %s: results from the lab process are claims, "
-                 "and this one was forged", f->tampered);
+        say(d, sizeof d, "the lab process %s: results from the lab process are claims, and "
+            "this one was forged", f->tampered);
         break;
     case STOPPED:
         s = f->stopped;
@@ -104,8 +103,8 @@ void cml_judge(cml_task_result *r)
         break;
     case SANITIZER_RUN: /* a guard region's finding stays after the tools' */
         s = CML_STATUS_SANITIZER;
-        say(d, sizeof d, "%s%s%s%s", tools, f->failed ? "; " : "",
-                 f->failed ? GUARD_SAYS : "", f->failed ? base : "");
+        say(d, sizeof d, "%s%s%s%s", tools, f->failed ? "; " : "", f->failed ? GUARD_SAYS : "",
+            f->failed ? base : "");
         break;
     case CASE_FAILED:
         s = f->failed;
@@ -114,8 +113,8 @@ void cml_judge(cml_task_result *r)
     case TECHNIQUE_FAILED:
         s = CML_STATUS_TECHNIQUE;
         say(d, sizeof d, "technique check %s failed (it proves: %.160s): %.320s%s%.400s",
-                 cml_tech_kind_name(r->spec->tech[tech].kind), r->spec->tech[tech].what,
-                 r->tech[tech].detail, base[0] ? "; " : "", base);
+            cml_tech_kind_name(r->spec->tech[tech].kind), r->spec->tech[tech].what,
+            r->tech[tech].detail, base[0] ? "; " : "", base);
         break;
     case SPEED:
         s = r->credit.perf >= 1 ? CML_STATUS_PASSED : CML_STATUS_SLOW;
