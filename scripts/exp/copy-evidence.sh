@@ -32,13 +32,19 @@ grep -oE "$pattern" "$work/metrics.txt" | sort -u | sed 's/$/.sum/' > "$work/can
 echo "candidates: $(tr '\n' ' ' < "$work/candidates.txt")"
 metrics=$(paste -sd, "$work/candidates.txt")
 [ -n "$metrics" ] || { echo "no candidate metric in ncu --query-metrics"; exit 1; }
-for s in "${subs[@]}"; do
-    name=$(basename "$s") d="$work/$name"
-    [ -x "$d/lab" ] || continue
-    (cd "$d" && ncu --clock-control none --metrics "$metrics" --csv --print-units base \
-        ./lab --case 6.2,n=1048576,passes=1 > ncu.csv 2> ncu.err)
-    awk -F'","' -v n="$name" 'NR > 1 && $0 ~ /sysmem|dram__|aperture_device/ {
-        gsub(/"/, "", $NF); k = $5; sub(/\(.*/, "", k)
-        printf "%-24s %-22s %-58s %s\n", n, substr(k, 1, 22), $(NF-2), $NF }' "$d/ncu.csv"
-    [ -s "$d/ncu.csv" ] || { echo "$name: no ncu output"; tail -3 "$d/ncu.err"; }
+# 6.2 (copies: its kernels should read device memory only) and 6.1 (zero-copy: its kernels
+# should read system memory, and no device buffer of the student's)
+for task in 6.2 6.1; do
+    for s in "${subs[@]}"; do
+        name=$(basename "$s") d="$work/$name"
+        [ -x "$d/lab" ] || continue
+        (cd "$d" && ncu --clock-control none --metrics "$metrics" --csv --print-units base \
+            ./lab --case "$task,n=1048576,passes=1" > "ncu-$task.csv" 2> "ncu-$task.err")
+        awk -F'","' -v n="$task $name" 'NR > 1 && $0 ~ /sysmem|dram__|aperture_device/ {
+            gsub(/"/, "", $NF); k = $5; sub(/\(.*/, "", k)
+            printf "%-28s %-22s %-58s %s\n", n, substr(k, 1, 22), $(NF-2), $NF
+        }' "$d/ncu-$task.csv"
+        [ -s "$d/ncu-$task.csv" ] ||
+            { echo "$task $name: no ncu output"; tail -3 "$d/ncu-$task.err"; }
+    done
 done
