@@ -132,6 +132,8 @@ int cml_ncu_value(const char *csv, const char *metric, const char *kernel, int p
     read_rows(csv, terms, nterms, kernel, rows, &total, per_launch ? &ids : NULL, &nids);
     for (int t = 0; t < nterms; t++)
         fewest = fewest < 0 || rows[t] < fewest ? rows[t] : fewest;
+    if (per_launch && nids == 0) /* no launch kept (out of memory): not measured */
+        fewest = 0;
     if (fewest > 0 && per_launch) { /* the largest launch; the count is of launches */
         *value = ids[0].v;
         for (int i = 1; i < nids; i++)
