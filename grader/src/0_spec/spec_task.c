@@ -3,11 +3,11 @@
  * cases that give the check what it needs. */
 #include "spec_parse.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "linkrules.h"
+#include "util.h" /* cml_parse_u64 */
 #include "verify.h"
 
 #define ID_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
@@ -202,19 +202,6 @@ static int has_key(const char *text, const char *key)
     return 0;
 }
 
-/* A whole decimal number, no sign, no overflow. */
-static int parse_u64(const char *s, uint64_t *out)
-{
-    if (*s == '\0' || s[strspn(s, "0123456789")] != '\0')
-        return -1;
-    errno = 0;
-    unsigned long long v = strtoull(s, NULL, 10);
-    if (errno == ERANGE)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* One comma-separated item of a case: `time` or key=value (appended to c->text). */
 static int case_item(spec_parser *p, cml_case_spec *c, char *item)
 {
@@ -233,7 +220,7 @@ static int case_item(spec_parser *p, cml_case_spec *c, char *item)
     if (has_key(c->text, key))
         return spec_fail(p, "case: '%s' given twice", key);
     uint64_t *field = known_param(c, key);
-    if (field && parse_u64(value, field) != 0)
+    if (field && cml_parse_u64(value, field) != 0)
         return spec_fail(p, "case: %s must be a whole number, not '%s'", key, value);
     size_t used = strlen(c->text);
     int w = snprintf(c->text + used, sizeof c->text - used, "%s%s=%s", used ? "," : "", key,

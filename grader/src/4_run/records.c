@@ -3,6 +3,7 @@
  * trusted: lines are read in place (never copied whole), every value is bounds- and
  * syntax-checked, strings are truncated on a UTF-8 boundary with control characters replaced. */
 #include "records_parse.h"
+#include "util.h" /* cml_parse_u64 */
 
 #include <errno.h>
 #include <math.h>
@@ -54,14 +55,7 @@ int rec_u64(const rec_span *s, uint64_t *out)
         return -1;
     memcpy(buf, s->p, s->len);
     buf[s->len] = '\0';
-    if (buf[strspn(buf, "0123456789")] != '\0')
-        return -1;
-    errno = 0;
-    unsigned long long v = strtoull(buf, NULL, 10);
-    if (errno == ERANGE)
-        return -1;
-    *out = v;
-    return 0;
+    return cml_parse_u64(buf, out);
 }
 
 /* A span as an int in [lo, hi]; -1 otherwise. */

@@ -255,3 +255,16 @@ int cml_line_marker(const char *l, long *lineno, char *file, size_t len)
         snprintf(file, len, "%.*s", (int)strcspn(end + 2, "\""), end + 2);
     return 1;
 }
+
+/* Contract in util.h: the spec's case values and the result channel's numbers. */
+int cml_parse_u64(const char *s, uint64_t *out)
+{
+    if (*s == '\0' || s[strspn(s, "0123456789")] != '\0')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, NULL, 10);
+    if (errno == ERANGE)
+        return -1;
+    *out = v;
+    return 0;
+}

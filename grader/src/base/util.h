@@ -69,6 +69,10 @@ void cml_parallel(int n, int workers, void (*fn)(void *ctx, int i), void *ctx);
  * `name` on PATH, else /usr/local/cuda/bin/<name>. 0 with the path; -1 when not found. */
 int cml_find_tool(const char *env_var, const char *name, char *path, size_t len);
 
+/* A whole decimal number into *out: digits only (no sign, no space), at least one, no
+ * overflow. 0, or -1 with *out unchanged. */
+int cml_parse_u64(const char *s, uint64_t *out);
+
 /* Copy one regular file (never through a symbolic link) of at most max_bytes to dst
  * (copy_file.c). 0 on success; -1 with a message naming src in err. */
 int cml_copy_file(const char *src, const char *dst, size_t max_bytes, char *err, size_t errlen);
