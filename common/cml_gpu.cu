@@ -43,6 +43,17 @@ void cml_gpu_open(void)
 
 void cml_gpu_close(void) { CML_CHECK(cudaStreamDestroy(g_gpu.stream)); }
 
+/* The case marker: an empty kernel the harness launches first in each case's profiling window,
+ * so that one ncu run of several cases can tell whose rows are whose (4_run/ncu_csv.c, which
+ * knows its name). extern "C": the name ncu shows is exactly this. */
+extern "C" __global__ void cml_case_mark(void) {}
+
+void cml_mark_case(void)
+{
+    cml_case_mark<<<1, 1, 0, g_gpu.stream>>>();
+    (void)cudaGetLastError(); /* a marker that could not launch is the grader's to notice */
+}
+
 /* ---- the case's device memory ---- */
 
 __global__ void fillRandom(float *p, size_t n, uint64_t seed, uint32_t stream)

@@ -44,6 +44,7 @@ int cml_parse_case(cml_case *c, const char *params, char *err, size_t errlen);
  * bandwidths ---- */
 void cml_gpu_open(void);              /* after cml_gpu_usable(): properties and the stream */
 void cml_gpu_close(void);
+void cml_mark_case(void);            /* the case marker kernel, first in a profiling window */
 int cml_l2_cache_bytes(void);
 void cml_measure_copy_bandwidth(void); /* sets cml_copy_gbps() and writes the copybw record */
 /* How many of the n device bytes at p are not v (0 for n == 0); waits for the answer. */

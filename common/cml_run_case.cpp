@@ -4,6 +4,7 @@
  * inputs restored by io->reset before each launch, and timed end to end by the host clock. */
 #include "cml_lab_int.h"
 
+#include <cuda_profiler_api.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <string.h>
@@ -169,11 +170,21 @@ static void run_case(const cml_case *c, const cml_case_out *o, cml_launcher laun
     cml_todo_reset();
     if (!on_device)
         g_last_host_ms = 0;
+    /* the profiling window: under `ncu --profile-from-start off` (the grader's technique
+     * checks) the case marker and the task's kernels of its checked launch are profiled and
+     * nothing else: not the inputs' fill, the guards' kernels or the timed repetitions.
+     * Elsewhere it costs one empty kernel. */
+    (void)cudaProfilerStart();
+    cml_mark_case(); /* one ncu run of several cases splits its rows here */
+    int guarded = 0;
     if (on_device)
         launch.fn(launch.ctx, cml_stream());
     else if (!o->io->guard_cpu || !cml_graded())
         launch.fn(launch.ctx, cml_stream());
-    else if (launch_guarded(o, launch) != 0)
+    else
+        guarded = launch_guarded(o, launch);
+    (void)cudaProfilerStop();
+    if (guarded != 0)
         return;
     if (cml_report_todo(c, on_device) || cml_current_reported)
         return;

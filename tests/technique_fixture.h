@@ -64,9 +64,11 @@ static inline const char *in_dir(const char *name)
 /* A fake ncu: writes what it says to --log-file as the real one does. FAKE_NCU=ok prints CSV
  * with $FAKE_NCU_VALUE, perm the permission error, none no kernel, error a failure of its own,
  * forged also CSV rows with 0 on its stdout, as a lab could print them, two also a row of a
- * second kernel ("other", $FAKE_NCU_OTHER), as one run for two tasks; launch__smem, a per-launch
- * property, is $FAKE_SMEM0 and $FAKE_SMEM1 (default 4096) in its two launches; its arguments (after
- * --log-file) go to $FAKE_ARGS. */
+ * second kernel ("other", $FAKE_NCU_OTHER), as one run for two tasks, cases the same with a
+ * second case marker before it (the harness's, first in each case's window; every output
+ * starts with one, as a `*` run shows it); launch__smem, a per-launch property, is $FAKE_SMEM0
+ * and $FAKE_SMEM1 (default 4096) in its two launches; its arguments (after --log-file) go to
+ * $FAKE_ARGS. */
 static const char NCU[] =
     "#!/bin/sh\nexec 3>&1\n[ \"$1\" = --log-file ] && { exec > \"$2\"; shift 2; }\n"
     "echo \"$@\" > \"$FAKE_ARGS\"\necho run >> \"$FAKE_ARGS.runs\"\n"
@@ -78,13 +80,15 @@ static const char NCU[] =
     "permission to access NVIDIA GPU Performance Counters'; exit 1;;\n"
     "none) echo '==WARNING== No kernels were profiled.'; exit 0;;\nesac\n"
     "echo '\"ID\",\"Process ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"'\n"
+    "echo '\"8\",\"1\",\"cml_case_mark\",\"m.sum\",\"\",\"3\"'\n"
     "echo '\"0\",\"1\",\"copyVec\",\"m.sum\",\"\",\"'\"$FAKE_NCU_VALUE\"'\"'\n"
     "echo '\"1\",\"1\",\"copyVec\",\"m.sum\",\"\",\"0\"'\n"
     "echo '\"1\",\"1\",\"copyVec\",\"other.sum\",\"\",\"77\"'\n"
     "echo '\"0\",\"1\",\"copyVec\",\"launch__smem\",\"\",\"'\"${FAKE_SMEM0:-4096}\"'\"'\n"
     "echo '\"1\",\"1\",\"copyVec\",\"launch__smem\",\"\",\"'\"${FAKE_SMEM1:-4096}\"'\"'\n"
-    "[ \"$FAKE_NCU\" = two ] && echo '\"2\",\"1\",\"void other<32>(float *, int)\",\"m.sum\","
-    "\"\",\"'\"$FAKE_NCU_OTHER\"'\"'\nexit 0\n";
+    "[ \"$FAKE_NCU\" = cases ] && echo '\"9\",\"1\",\"cml_case_mark()\",\"m.sum\",\"\",\"3\"'\n"
+    "case $FAKE_NCU in two|cases) echo '\"2\",\"1\",\"void other<32>(float *, int)\",\"m.sum\","
+    "\"\",\"'\"$FAKE_NCU_OTHER\"'\"';; esac\nexit 0\n";
 static const char PTX[] =
     ".visible .entry _Z10copyScalarPKfPfm(\n{\n\tld.global.f32 %f1, [%rd4];\n}\n"
     ".visible .entry _Z7copyVecPKfPfm(\n{\n\tld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4];\n"

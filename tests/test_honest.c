@@ -151,7 +151,7 @@ static void note_failure(char *buf, size_t len, const cml_task_spec *t, int k,
  * sass (needs cuobjdump, which may be missing) has its evidence after a build. */
 static int judged_without_gpu(enum cml_tech_kind k)
 {
-    return k == CML_TECH_PTX || k == CML_TECH_FORBID || k == CML_TECH_CALLS;
+    return k == CML_TECH_PTX || k == CML_TECH_FORBID;
 }
 
 /* Variant _i builds (no link- or include-rule refusal), and every technique check of every

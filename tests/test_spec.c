@@ -240,12 +240,6 @@ START_TEST(rejects_perf_points_without_a_timed_case)
 }
 END_TEST
 
-START_TEST(rejects_calls_check_without_a_pattern)
-{
-    assert_rejected(LAB_HEAD TASK_1_1 "calls copy_saxpy\n", 7, "'calls' needs a regular");
-}
-END_TEST
-
 START_TEST(rejects_paths_in_student_file_names)
 {
     assert_rejected("lab x\nfiles ../solutions/x.cu\n", 2, "not a plain file name");
@@ -341,7 +335,6 @@ Suite *spec_suite(void)
     tcase_add_test(bad, rejects_unknown_check_and_lists_known_ones);
     tcase_add_test(bad, rejects_case_without_what_its_check_needs);
     tcase_add_test(bad, rejects_perf_points_without_a_timed_case);
-    tcase_add_test(bad, rejects_calls_check_without_a_pattern);
     tcase_add_test(bad, rejects_paths_in_student_file_names);
     tcase_add_test(bad, rejects_spec_without_lab);
     tcase_add_test(bad, reports_missing_spec_file);

@@ -41,6 +41,15 @@ START_TEST(parses_an_ncu_range_of_a_launch_property)
     ck_assert(c->per_launch);
     ck_assert_double_eq(c->min, 4096);
     ck_assert_double_eq(c->max, 8191);
+    ck_assert(!c->task_kernels);
+    /* `*`: every kernel of the task's case; `<min>..`: no maximum */
+    ck_assert_msg(load(HEAD TASK "ncu * m.sum 262144.. reads x and y\ntechnique 1\n") == 0, "%s",
+                  err);
+    c = &spec.tasks[0].tech[0];
+    ck_assert(c->task_kernels && !c->per_launch);
+    ck_assert_str_eq(c->pattern, ".*");
+    ck_assert_double_eq(c->min, 262144);
+    ck_assert(isinf(c->max) && c->max > 0);
 }
 END_TEST
 
@@ -58,7 +67,8 @@ START_TEST(rejects_bad_directives)
     rejected(HEAD TASK "ncu k a+b+c+d+e 8 what\ntechnique 1\n", "up to 4");
     rejected(HEAD TASK "ncu k m.sum 9..8 what\ntechnique 1\n", "is empty");
     rejected(HEAD TASK "ncu k m.sum x..8 what\ntechnique 1\n", "ncu's minimum must be a number");
-    rejected(HEAD TASK "ncu k m.sum 1.. what\ntechnique 1\n", "ncu's maximum must be a number");
+    rejected(HEAD TASK "ncu k m.sum ..8 what\ntechnique 1\n", "ncu's minimum must be a number");
+    rejected(HEAD TASK "ncu k m.sum 1..x what\ntechnique 1\n", "ncu's maximum must be a number");
     rejected(HEAD TASK "ncu_case n=256,time\n", "drop 'time'");
     rejected(HEAD TASK "technique 2\n", "no check");
     rejected(HEAD TASK "ptx ld x\n", "no 'technique <points>'");
@@ -118,9 +128,9 @@ START_TEST(sums_an_ncu_metric)
     const char *csv = "==PROF== Connected\n\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric "
                       "Value\"\n\"0\",\"k(int, \"\"a\"\")\",\"m.sum\",\"1,024\"\n"
                       "\"1\",\"k\",\"m.sum\",\"2\"\n\"1\",\"k\",\"n.sum\",\"5\"\nprogram output\n";
-    ck_assert_int_eq(cml_ncu_value(csv, "m.sum", NULL, 0, &sum), 2);
+    ck_assert_int_eq(cml_ncu_value(csv, "m.sum", NULL, 0, -1, &sum, NULL), 2);
     ck_assert_double_eq(sum, 1026);
-    ck_assert_int_eq(cml_ncu_value("no csv here\n", "m.sum", NULL, 0, &sum), 0);
+    ck_assert_int_eq(cml_ncu_value("no csv here\n", "m.sum", NULL, 0, -1, &sum, NULL), 0);
 }
 END_TEST
 
@@ -134,11 +144,11 @@ START_TEST(sums_a_sum_of_ncu_metrics)
                       "\"0\",\"gram(float *)\",\"st.sum\",\"1\"\n"
                       "\"1\",\"gram(float *)\",\"ld.sum\",\"2\"\n"
                       "\"1\",\"gram(float *)\",\"st.sum\",\"4096\"\n";
-    ck_assert_int_eq(cml_ncu_value(csv, "ld.sum+st.sum", "gram", 0, &sum), 2);
+    ck_assert_int_eq(cml_ncu_value(csv, "ld.sum+st.sum", "gram", 0, -1, &sum, NULL), 2);
     ck_assert_double_eq(sum, 8195);
-    ck_assert_int_eq(cml_ncu_value(csv, "ld.sum", "gram", 0, &sum), 2);
+    ck_assert_int_eq(cml_ncu_value(csv, "ld.sum", "gram", 0, -1, &sum, NULL), 2);
     ck_assert_double_eq(sum, 4098);
-    ck_assert_int_eq(cml_ncu_value(csv, "ld.sum+other.sum", "gram", 0, &sum), 0);
+    ck_assert_int_eq(cml_ncu_value(csv, "ld.sum+other.sum", "gram", 0, -1, &sum, NULL), 0);
     ck_assert_double_eq(sum, 0);
 }
 END_TEST
@@ -158,13 +168,13 @@ START_TEST(reads_a_per_launch_ncu_property)
                       "\"2\",\"gramSwizzled(float *)\",\"launch__d\",\"0\"\n"
                       "\"3\",\"other(float *)\",\"launch__s\",\"99999\"\n"
                       "\"3\",\"other(float *)\",\"launch__d\",\"0\"\n";
-    ck_assert_int_eq(cml_ncu_value(csv, "launch__s+launch__d", "gram", 1, &v), 3);
+    ck_assert_int_eq(cml_ncu_value(csv, "launch__s+launch__d", "gram", 1, -1, &v, NULL), 3);
     ck_assert_double_eq(v, 4224);
-    ck_assert_int_eq(cml_ncu_value(csv, "launch__s", "gram", 1, &v), 3);
+    ck_assert_int_eq(cml_ncu_value(csv, "launch__s", "gram", 1, -1, &v, NULL), 3);
     ck_assert_double_eq(v, 4096);
-    ck_assert_int_eq(cml_ncu_value(csv, "launch__s", NULL, 1, &v), 4);
+    ck_assert_int_eq(cml_ncu_value(csv, "launch__s", NULL, 1, -1, &v, NULL), 4);
     ck_assert_double_eq(v, 99999);
-    ck_assert_int_eq(cml_ncu_value(csv, "launch__s+launch__x", "gram", 1, &v), 0);
+    ck_assert_int_eq(cml_ncu_value(csv, "launch__s+launch__x", "gram", 1, -1, &v, NULL), 0);
     ck_assert_double_eq(v, 0);
 }
 END_TEST

@@ -16,7 +16,8 @@ START_TEST(ncu_within_limit_passes)
     ck_assert_double_eq(r.score, 10);
     ck_assert_ptr_nonnull(args = cml_read_text(in_dir("args"), 4096, NULL));
     ck_assert_ptr_nonnull(strstr(args, "--clock-control none --target-processes all "
-                                       "--kernel-name regex:copy --metrics m.sum --csv"));
+                                       "--profile-from-start off --kernel-name regex:copy "
+                                       "--metrics m.sum --csv"));
     ck_assert_ptr_nonnull(strstr(args, "./lab --no-output --case 1.1,n=256"));
     ck_assert_ptr_null(strstr(args, "--seed")); /* the seed goes through CML_SEED_FD's pipe */
     free(args);
@@ -130,13 +131,15 @@ START_TEST(sums_an_ncu_metric_of_one_kernel)
                       "\"0\",\"void gram<32>(float *, int)\",\"m.sum\",\"1\"\n"
                       "\"1\",\"gramPadded(const float *)\",\"m.sum\",\"20\"\n"
                       "\"2\",\"scale(int)\",\"m.sum\",\"300\"\n";
-    ck_assert_int_eq(cml_ncu_value(csv, "m.sum", "gramPadded", 0, &sum), 1);
+    ck_assert_int_eq(cml_ncu_value(csv, "m.sum", "gramPadded", 0, -1, &sum, NULL), 1);
     ck_assert_double_eq(sum, 20);
-    ck_assert_int_eq(cml_ncu_value(csv, "m.sum", "gram", 0, &sum), 2);
+    ck_assert_int_eq(cml_ncu_value(csv, "m.sum", "gram", 0, -1, &sum, NULL), 2);
     ck_assert_double_eq(sum, 21);
-    ck_assert_int_eq(cml_ncu_value(csv, "m.sum", "int", 0, &sum), 0); /* parameters are no name */
+    /* parameters are no name */
+    ck_assert_int_eq(cml_ncu_value(csv, "m.sum", "int", 0, -1, &sum, NULL), 0);
+    /* no Kernel Name column: nothing is k's */
     ck_assert_int_eq(cml_ncu_value("\"Metric Name\",\"Metric Value\"\n\"m.sum\",\"4\"\n",
-                                   "m.sum", "k", 0, &sum), 0); /* no Kernel Name column: nothing is k's */
+                                   "m.sum", "k", 0, -1, &sum, NULL), 0);
 }
 END_TEST
 
@@ -202,6 +205,76 @@ START_TEST(ncu_profiles_a_labs_solved_tasks_in_one_run)
 }
 END_TEST
 
+/* `ncu *`: every kernel the task's case launched inside the harness's window, whatever its
+ * name (here a template kernel beside copyVec); an open range (`5..`) has no maximum. */
+START_TEST(ncu_star_reads_every_kernel_of_the_task)
+{
+    char *args;
+    setenv("CML_SANDBOX", "off", 1);
+    setenv("FAKE_NCU", "two", 1);
+    setenv("FAKE_NCU_OTHER", "9", 1);
+    grade("ncu * m.sum 5.. the task's kernels read enough\nncu_case n=64", "passed");
+    assert_check(0, CML_TECH_PASSED, "m.sum = 9 >= 5 over 3 launches of the task's kernels "
+                 "(case 1.1,n=64)");
+    ck_assert_ptr_nonnull(args = cml_read_text(in_dir("args"), 4096, NULL));
+    ck_assert_ptr_nonnull(strstr(args, "--profile-from-start off --kernel-name regex:.* "));
+    free(args);
+    setenv("FAKE_NCU", "none", 1); /* no kernel in the window: the work was not on the GPU */
+    grade("ncu * m.sum 5.. the task's kernels read enough", "passed");
+    assert_check(0, CML_TECH_FAILED, "no kernel of the task ran under ncu");
+}
+END_TEST
+
+#define STAR_TASKS HEAD TASK "ncu * m.sum 0 none\ntechnique 1\ntask 1.2\ncheck copy\n" \
+    "points 6\ncase n=1000\nncu * m.sum 5.. some\nncu_case n=64\ntechnique 1\n"
+
+/* Two tasks' `*` checks share one run: the harness's case marker opens each case's window, and
+ * each check reads its own case's rows (copyVec's for 1.1, the template's for 1.2). */
+START_TEST(ncu_star_checks_share_a_run_by_case_markers)
+{
+    cml_task_result a, b;
+    setenv("CML_SANDBOX", "off", 1);
+    setenv("FAKE_NCU", "cases", 1);
+    setenv("FAKE_NCU_OTHER", "9", 1);
+    ck_assert_msg(load(STAR_TASKS) == 0, "%s", err);
+    ck_assert_int_eq(cml_tech_ncu_lab(&spec, (int[]){1, 1}, &env), 2);
+    lab_task(0, &a);
+    lab_task(1, &b);
+    ck_assert_int_eq(ncu_runs(), 1);
+    ck_assert_msg(a.tech[0].state == CML_TECH_PASSED &&
+                  strstr(a.tech[0].detail, "m.sum = 0 <= 0 over 2 launches of the task's kernels "
+                         "(case 1.1,n=1000, in one ncu run for 2 tasks)"), "%s", a.tech[0].detail);
+    ck_assert_msg(b.tech[0].state == CML_TECH_PASSED &&
+                  strstr(b.tech[0].detail, "m.sum = 9 >= 5 over 1 launch of the task's kernels "
+                         "(case 1.2,n=64, in one ncu run"), "%s", b.tech[0].detail);
+    cml_ncu_runs_free(env.ncu);
+}
+END_TEST
+
+/* One marker for two cases (a window lost): the shared run cannot say whose rows are whose, and
+ * each task profiles alone. A task's own run with two markers (a kernel of the student's named
+ * like the harness's, to move its rows out of the window) fails. */
+START_TEST(ncu_star_checks_without_one_marker_per_case)
+{
+    cml_task_result a, b;
+    setenv("CML_SANDBOX", "off", 1);
+    setenv("FAKE_NCU", "two", 1);
+    setenv("FAKE_NCU_OTHER", "9", 1);
+    ck_assert_msg(load(STAR_TASKS) == 0, "%s", err);
+    ck_assert_int_eq(cml_tech_ncu_lab(&spec, (int[]){1, 1}, &env), 2);
+    lab_task(0, &a);
+    ck_assert_int_eq(ncu_runs(), 2);
+    ck_assert_msg(!strstr(a.tech[0].detail, "one ncu run"), "%s", a.tech[0].detail);
+    cml_ncu_runs_free(env.ncu);
+    setenv("FAKE_NCU", "cases", 1);
+    lab_task(1, &b);
+    ck_assert_msg(b.tech[0].state == CML_TECH_FAILED &&
+                  strstr(b.tech[0].detail, "2 launches of a kernel named cml_case_mark"), "%s",
+                  b.tech[0].detail);
+    ck_assert_str_eq(cml_status_name(b.status), "technique");
+}
+END_TEST
+
 /* A shared run that failed, or one task solved: each task's checks run as they always did. */
 START_TEST(ncu_lab_run_falls_back_to_each_tasks_own)
 {
@@ -234,5 +307,8 @@ void technique_ncu_add(Suite *s)
     tcase_add_test(tools, ncu_reads_its_log_not_the_labs_stdout);
     tcase_add_test(tools, ncu_profiles_a_labs_solved_tasks_in_one_run);
     tcase_add_test(tools, ncu_lab_run_falls_back_to_each_tasks_own);
+    tcase_add_test(tools, ncu_star_reads_every_kernel_of_the_task);
+    tcase_add_test(tools, ncu_star_checks_share_a_run_by_case_markers);
+    tcase_add_test(tools, ncu_star_checks_without_one_marker_per_case);
     suite_add_tcase(s, tools);
 }

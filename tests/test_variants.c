@@ -98,31 +98,32 @@ START_TEST(template_kernel_passes_the_vector_checks)
 END_TEST
 
 
-/* Lab 06's zero-copy allocation, as the solution writes it. */
-#define ZC_ALLOC "float *zc_alloc_mapped(size_t n)\n{\n"
+/* Lab 07's managed allocation, as the solution writes it; 7.1 forbids copies and device
+ * buffers in managed.cu, read as the compiler sees it. */
+#define UM_ALLOC "float *um_alloc(size_t n)\n{\n"
 
 START_TEST(old_copies_under_if0_pass_the_no_copy_check)
 {
-    check_variant("06", "zerocopy.cu", ZC_ALLOC,
+    check_variant("07", "managed.cu", UM_ALLOC,
                   "#if 0 // the explicit-copy version this port replaced\n"
                   "static void copyIn(float *d, const float *h, size_t n)\n{\n"
                   "    CML_CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));\n"
                   "}\n#endif\n"
                   "// no cudaMemcpy below: \"cudaMemcpy\" in a string names nothing either\n"
-                  ZC_ALLOC "    static const char *why = \"no cudaMalloc, no cudaMemcpy\";\n"
-                  "    (void)why;\n", "6.1");
+                  UM_ALLOC "    static const char *why = \"no cudaMalloc, no cudaMemcpy\";\n"
+                  "    (void)why;\n", "7.1");
     assert_kind(CML_TECH_FORBID, CML_TECH_PASSED);
 }
 END_TEST
 
 START_TEST(token_pasted_copy_fails_the_no_copy_check)
 {
-    check_variant("06", "zerocopy.cu", ZC_ALLOC,
-                  "#define CML_JOIN(a, b) a##b\n" ZC_ALLOC
+    check_variant("07", "managed.cu", UM_ALLOC,
+                  "#define CML_JOIN(a, b) a##b\n" UM_ALLOC
                   "    if (n == 0) /* never taken by the harness, but compiled */\n"
-                  "        CML_CHECK(CML_JOIN(cuda, Memset)(nullptr, 0, 0));\n", "6.1");
+                  "        CML_CHECK(CML_JOIN(cuda, Memset)(nullptr, 0, 0));\n", "7.1");
     assert_kind(CML_TECH_FORBID, CML_TECH_FAILED);
-    ck_assert_msg(strstr(variant_r.tech[0].detail, "zerocopy.cu line ") != NULL, "%s",
+    ck_assert_msg(strstr(variant_r.tech[0].detail, "managed.cu line ") != NULL, "%s",
                   variant_r.tech[0].detail);
 }
 END_TEST
@@ -184,103 +185,17 @@ START_TEST(flat_swizzled_tile_passes)
 }
 END_TEST
 
-/* The zero-copy path hands its work to copies.cu's explicit-copy path: zerocopy.cu names no
- * copy, but calls a function that another student file defines. */
-START_TEST(zero_copy_path_calling_the_copy_path_fails_the_no_copy_check)
-{
-    check_variant_with("06", "zerocopy.cu",
-                       "#include \"zerocopy.h\"\n",
-                       "              cudaStream_t stream)\n{\n",
-                       "              cudaStream_t stream)\n{\n"
-                       "    if (passes > 0) { /* d_x, d_y: any device buffers it finds */\n"
-                       "        copy_saxpy(h_out, h_x, h_y, n, passes, nullptr, nullptr, stream);\n"
-                       "        return;\n    }\n", "6.1");
-    assert_kind(CML_TECH_FORBID, CML_TECH_FAILED);
-    ck_assert_msg(strstr(variant_r.tech[0].detail, "calls ") &&
-                  strstr(variant_r.tech[0].detail, "copies.cu"),
-                  "%s", variant_r.tech[0].detail);
-}
-END_TEST
-
-/* Lab 06's 6.2 must copy (a `calls` check on copy_saxpy's references): its copies, as the
- * solution writes them. */
-#define COPY_BODY "    const size_t bytes = n * sizeof(float);\n" \
-    "    CML_CHECK(cudaMemcpyAsync(d_x, h_x, bytes, cudaMemcpyHostToDevice, stream));\n" \
-    "    CML_CHECK(cudaMemcpyAsync(d_y, h_y, bytes, cudaMemcpyHostToDevice, stream));\n"
-#define COPY_LOOP "    const size_t blocks = std::min((n + 255) / 256, (size_t)cml_sm_count() * 8);\n" \
-    "    for (int p = 0; p < passes; p++) {\n" \
-    "        saxpyDevice<<<(unsigned)blocks, 256, 0, stream>>>(d_y, d_x, d_y, n, SAXPY_A);\n" \
-    "        CML_CHECK_LAUNCH();\n    }\n"
-#define COPY_OUT "    CML_CHECK(cudaMemcpyAsync(h_out, d_y, bytes, cudaMemcpyDeviceToHost, stream));\n"
-
-START_TEST(copy_path_computing_on_mapped_memory_fails_the_copy_check)
-{
-    /* right answers with no copy at all: the passes read and write the mapped host buffers */
-    check_variant("06", "copies.cu",
-                  COPY_BODY COPY_LOOP COPY_OUT,
-                  "    float *dx, *dy, *dout;\n    (void)d_x, (void)d_y;\n"
-                  "    CML_CHECK(cudaHostGetDevicePointer((void **)&dx, (void *)h_x, 0));\n"
-                  "    CML_CHECK(cudaHostGetDevicePointer((void **)&dy, (void *)h_y, 0));\n"
-                  "    CML_CHECK(cudaHostGetDevicePointer((void **)&dout, h_out, 0));\n"
-                  "    const size_t blocks = std::min((n + 255) / 256, (size_t)cml_sm_count() * 8);\n"
-                  "    for (int p = 0; p < passes; p++) {\n"
-                  "        saxpyDevice<<<(unsigned)blocks, 256, 0, stream>>>(dout, dx, p ? dout : dy,"
-                  " n, SAXPY_A);\n        CML_CHECK_LAUNCH();\n    }\n", "6.2");
-    assert_kind(CML_TECH_CALLS, CML_TECH_FAILED);
-}
-END_TEST
-
-START_TEST(copies_through_a_file_local_helper_pass_the_copy_check)
-{
-    /* a helper gcc may not inline: its cudaMemcpy2DAsync is a call of copy_saxpy's callee */
-    check_variant_with("06", "copies.cu",
-                       "#include \"zerocopy.h\"\n__attribute__((noinline)) static void "
-                       "copyRows(void *to, const void *from, size_t bytes, cudaMemcpyKind k,\n"
-                       "                     cudaStream_t s)\n{\n"
-                       "    CML_CHECK(cudaMemcpy2DAsync(to, bytes, from, bytes, bytes, 1, k, s));\n"
-                       "}\n", COPY_BODY COPY_LOOP COPY_OUT,
-                       "    const size_t bytes = n * sizeof(float);\n"
-                       "    copyRows(d_x, h_x, bytes, cudaMemcpyHostToDevice, stream);\n"
-                       "    copyRows(d_y, h_y, bytes, cudaMemcpyHostToDevice, stream);\n"
-                       COPY_LOOP "    copyRows(h_out, d_y, bytes, cudaMemcpyDeviceToHost, stream);\n",
-                       "6.2");
-    assert_kind(CML_TECH_CALLS, CML_TECH_PASSED);
-    ck_assert_msg(strstr(variant_r.tech[0].detail, "copyRows") != NULL, "%s",
-                  variant_r.tech[0].detail); /* found through the helper, not inlined */
-}
-END_TEST
-
-START_TEST(blocking_copies_pass_the_copy_check)
-{
-    check_variant("06", "copies.cu", COPY_OUT,
-                  "    CML_CHECK(cudaStreamSynchronize(stream));\n"
-                  "    CML_CHECK(cudaMemcpy(h_out, d_y, bytes, cudaMemcpyDeviceToHost));\n", "6.2");
-    assert_kind(CML_TECH_CALLS, CML_TECH_PASSED);
-}
-END_TEST
-
-/* Without nm the build cannot say what copy_saxpy calls: not checked, never a false fail. */
-START_TEST(copy_check_without_nm_is_not_checked)
-{
-    setenv("CML_NM", "/nonexistent/nm", 1);
-    check_variant("06", "copies.cu", "", "", "6.2");
-    unsetenv("CML_NM");
-    assert_kind(CML_TECH_CALLS, CML_TECH_NOT_CHECKED);
-}
-END_TEST
-
-/* The solutions themselves pass every static check of every task (ptx, forbid, calls). */
+/* The solutions themselves pass every static check of every task (ptx, forbid). */
 START_TEST(solutions_pass_every_static_check)
 {
-    const char *labs[] = { "03", "04", "06", "07" };
+    const char *labs[] = { "03", "04", "07" };
     for (size_t l = 0; l < sizeof labs / sizeof labs[0]; l++) {
         const cml_lab_spec *spec = variant_lab(labs[l]);
         for (int k = 0; k < spec->ntasks; k++) {
             int statics = 0;
             for (int i = 0; i < spec->tasks[k].ntech; i++)
                 statics += spec->tasks[k].tech[i].kind == CML_TECH_PTX ||
-                           spec->tasks[k].tech[i].kind == CML_TECH_FORBID ||
-                           spec->tasks[k].tech[i].kind == CML_TECH_CALLS;
+                           spec->tasks[k].tech[i].kind == CML_TECH_FORBID;
             if (!statics)
                 continue;
             check_variant(labs[l], spec->files[0], "", "", spec->tasks[k].id);
@@ -312,11 +227,6 @@ Suite *variants_suite(void)
     tcase_add_test(tc, unlaunched_vector_kernel_fails_the_vector_checks);
     tcase_add_test(tc, old_copies_under_if0_pass_the_no_copy_check);
     tcase_add_test(tc, token_pasted_copy_fails_the_no_copy_check);
-    tcase_add_test(tc, zero_copy_path_calling_the_copy_path_fails_the_no_copy_check);
-    tcase_add_test(tc, copy_path_computing_on_mapped_memory_fails_the_copy_check);
-    tcase_add_test(tc, copies_through_a_file_local_helper_pass_the_copy_check);
-    tcase_add_test(tc, blocking_copies_pass_the_copy_check);
-    tcase_add_test(tc, copy_check_without_nm_is_not_checked);
     variants_planted_add(tc);
     suite_add_tcase(s, tc);
     return s;

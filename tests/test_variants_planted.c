@@ -19,7 +19,7 @@
 
 static int is_static(enum cml_tech_kind k)
 {
-    return k == CML_TECH_PTX || k == CML_TECH_FORBID || k == CML_TECH_CALLS;
+    return k == CML_TECH_PTX || k == CML_TECH_FORBID;
 }
 
 /* Whether the lab has a static check anywhere, and the EXPECT text pins nothing a run decides

@@ -177,7 +177,6 @@ static const struct {
     {"ptx", TASK, spec_ptx},
     {"sass", TASK, spec_sass},
     {"forbid", TASK, spec_forbid},
-    {"calls", TASK, spec_calls},
     {"ncu", TASK, spec_ncu},
     {"ncu_case", TASK, spec_ncu_case},
     {"sanitize", TASK, spec_sanitize},

@@ -53,7 +53,6 @@ int spec_case_params(spec_parser *p, cml_case_spec *c, char *params);
 int spec_ptx(spec_parser *p, char *args);
 int spec_sass(spec_parser *p, char *args);
 int spec_forbid(spec_parser *p, char *args);
-int spec_calls(spec_parser *p, char *args);
 int spec_ncu(spec_parser *p, char *args);
 int spec_ncu_case(spec_parser *p, char *args);
 int spec_technique(spec_parser *p, char *args);

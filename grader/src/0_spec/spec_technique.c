@@ -108,20 +108,6 @@ int spec_forbid(spec_parser *p, char *args)
     return what_into(p, "forbid", args, c);
 }
 
-/* `calls <function> <regex> <what>`: a host function of the student's objects (its name, as
- * written: copy_saxpy, not its mangled symbol) must refer to a symbol matching regex. */
-int spec_calls(spec_parser *p, char *args)
-{
-    cml_tech_spec *c = new_check(p, CML_TECH_CALLS, "calls");
-    if (!c)
-        return -1;
-    if (word_into(p, "calls", "a function name", spec_word(&args), c->scope,
-                  sizeof c->scope) != 0 ||
-        regex_into(p, "calls", spec_word(&args), c->pattern, sizeof c->pattern) != 0)
-        return -1;
-    return what_into(p, "calls", args, c);
-}
-
 /* Whether m is a metric name, or a sum of up to 4 (`a+b`): no empty term, and either every
  * term a per-launch property (launch__...) or none: *per_launch says which. */
 static int metric_sum(const char *m, int *per_launch)
@@ -142,7 +128,7 @@ static int metric_sum(const char *m, int *per_launch)
     return 0;
 }
 
-/* `<max>` or `<min>..<max>` into c. */
+/* `<max>`, `<min>..<max>` or `<min>..` (no maximum) into c. */
 static int ncu_range(spec_parser *p, const char *w, cml_tech_spec *c)
 {
     const char *dots = w ? strstr(w, "..") : NULL;
@@ -151,22 +137,26 @@ static int ncu_range(spec_parser *p, const char *w, cml_tech_spec *c)
     if (!dots)
         return spec_number(p, w, "ncu's maximum", &c->max);
     snprintf(lo, sizeof lo, "%.*s", (int)(dots - w < 63 ? dots - w : 63), w);
+    c->max = HUGE_VAL;
     if (spec_number(p, lo, "ncu's minimum", &c->min) != 0 ||
-        spec_number(p, dots + 2, "ncu's maximum", &c->max) != 0)
+        (dots[2] && spec_number(p, dots + 2, "ncu's maximum", &c->max) != 0))
         return -1;
     if (c->min > c->max)
         return spec_fail(p, "'ncu': the range %s is empty (its minimum is above its maximum)", w);
     return 0;
 }
 
-/* `ncu <kernel-regex> <metric>[+<metric>...] [<min>..]<max> <what>` */
+/* `ncu <kernel-regex>|* <metric>[+<metric>...] <max>|<min>..[<max>] <what>`; `*`: every
+ * kernel the task's case launched, whatever its name (a template, a lambda, a namespace). */
 int spec_ncu(spec_parser *p, char *args)
 {
     cml_tech_spec *c = new_check(p, CML_TECH_NCU, "ncu");
     if (!c)
         return -1;
-    char *metric;
-    if (regex_into(p, "ncu", spec_word(&args), c->pattern, sizeof c->pattern) != 0 ||
+    char *metric, *kernels = spec_word(&args);
+    c->task_kernels = kernels && strcmp(kernels, "*") == 0;
+    if (regex_into(p, "ncu", c->task_kernels ? ".*" : kernels, c->pattern,
+                   sizeof c->pattern) != 0 ||
         word_into(p, "ncu", "a metric name", metric = spec_word(&args), c->metric,
                   sizeof c->metric) != 0)
         return -1;
@@ -213,6 +203,6 @@ int spec_close_technique(spec_parser *p)
         return spec_fail(p, "task %s has technique checks but no 'technique <points>'", t->id);
     if (p->has_technique && t->ntech == 0)
         return spec_fail(p, "task %s has 'technique' points but no check (ptx, sass, forbid, "
-                         "calls, ncu)", t->id);
+                         "ncu)", t->id);
     return 0;
 }

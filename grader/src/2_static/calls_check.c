@@ -1,10 +1,10 @@
-/* The calls check: a host function must refer to a symbol, e.g. lab 06's copy_saxpy must call
- * cudaMemcpy* ("copy in, compute, copy out"; computing on mapped memory instead made no copy
- * and passed every case). It reads the build's .calls evidence (evidence_launches.c, from the
- * object's relocations and disassembly, taken before any student code ran) and follows calls
- * into functions of the same object, any number deep: a file-local helper that gcc did not
- * inline shows up as a call, one it inlined is part of the caller already. Calls into another
- * student file or a library are not followed. This proves a copy is made, not that it runs. */
+/* What a host function reaches: the forbid check (source_check.c) follows a file's calls into
+ * another student file's functions with this. It reads the build's .calls evidence
+ * (evidence_launches.c, from the object's relocations and disassembly, taken before any student
+ * code ran) and follows calls into functions of the same object, any number deep: a file-local
+ * helper that gcc did not inline shows up as a call, one it inlined is part of the caller
+ * already. (Lab 06's 6.2 had a `calls` check on this, copy_saxpy must name cudaMemcpy*: a
+ * 4-byte token copy satisfied it, and ncu's measured sectors replaced it, 2026-11-27.) */
 #include "technique.h"
 
 #include <regex.h>
@@ -78,43 +78,4 @@ int cml_calls_reach(const char *text, const char *function, const regex_t *re, c
         }
     *seen = n;
     return 0;
-}
-
-/* Contract in technique.h. */
-void cml_tech_calls(const cml_lab_spec *spec, const cml_tech_spec *c,
-                    const cml_technique_env *env, cml_tech_result *out)
-{
-    char why[300] = "no student sources here", found[200] = "";
-    regex_t re;
-    out->state = CML_TECH_NOT_CHECKED;
-    if (!env->ev_dir || regcomp(&re, c->pattern, REG_EXTENDED | REG_NOSUB) != 0) {
-        snprintf(out->detail, sizeof out->detail, "not checked (%s)", why);
-        return;
-    }
-    int hit = 0, seen = 0, missing = 0;
-    for (int i = 0; !hit && i < spec->nfiles; i++) {
-        if (!cml_is_cu(spec->files[i]))
-            continue;
-        char *text = cml_tech_evidence(env, spec->files[i], ".calls", why, sizeof why);
-        int followed = 0;
-        missing |= !text;
-        hit = text && cml_calls_reach(text, c->scope, &re, found, sizeof found, &followed);
-        seen += followed;
-        free(text);
-    }
-    regfree(&re);
-    if (hit)
-        out->state = CML_TECH_PASSED,
-        snprintf(out->detail, sizeof out->detail, "found: %s", found);
-    else if (missing) /* no nm or objdump at build time: never a false fail */
-        snprintf(out->detail, sizeof out->detail, "not checked (%.250s)", why);
-    else if (!seen)
-        out->state = CML_TECH_FAILED,
-        snprintf(out->detail, sizeof out->detail, "%.60s refers to no function at all: it "
-                 "must call %.120s", c->scope, c->pattern);
-    else
-        out->state = CML_TECH_FAILED,
-        snprintf(out->detail, sizeof out->detail, "neither %.60s nor the %d function%s of its "
-                 "file it calls refers to anything matching %.120s", c->scope, seen - 1,
-                 seen == 2 ? "" : "s", c->pattern);
 }

@@ -35,7 +35,7 @@ typedef struct {
 void cml_tech_code(const cml_lab_spec *spec, const cml_tech_spec *c,
                    const cml_technique_env *env, cml_tech_result *out);
 
-/* "ptx", "sass", "forbid", "ncu", "calls"; and "passed", "FAILED", "not checked",
+/* "ptx", "sass", "forbid", "ncu"; and "passed", "FAILED", "not checked",
  * "not run" for a state. */
 const char *cml_tech_kind_name(enum cml_tech_kind k);
 const char *cml_tech_state_name(enum cml_tech_state s);
@@ -50,12 +50,6 @@ char *cml_tech_evidence(const cml_technique_env *env, const char *file, const ch
  * it calls. */
 void cml_tech_forbid(const cml_lab_spec *spec, const cml_tech_spec *c,
                      const cml_technique_env *env, cml_tech_result *out);
-
-/* calls_check.c: the host function c->scope (in any student file) or a function of the same
- * object that it calls, directly or through others, refers to a symbol matching c->pattern
- * (the build's .calls evidence). Not checked without that evidence (no nm or objdump). */
-void cml_tech_calls(const cml_lab_spec *spec, const cml_tech_spec *c,
-                    const cml_technique_env *env, cml_tech_result *out);
 
 /* source_check.c: the lines of `file` in the preprocessed text `ii` (nvcc's .cpp1.ii), every
  * other line left empty so that line k of the result is line k of ii, string and character

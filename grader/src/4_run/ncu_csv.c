@@ -8,6 +8,7 @@
 #include <string.h>
 
 #define FIELD 256
+#define CASE_MARK "cml_case_mark" /* common/cml_gpu.cu: first in each case's window */
 
 /* The fields of one CSV line ("a","b,c",d) into f; how many. */
 static int csv_fields(const char *s, size_t n, char f[][FIELD], int max)
@@ -42,6 +43,13 @@ static int kernel_matches(const regex_t *re, const char *name)
     return regexec(re, base, 0, NULL, 0) == 0;
 }
 
+/* Whether a row's kernel is the case marker: "cml_case_mark", or with its parameters. */
+static int is_mark(const char *name)
+{
+    size_t n = strlen(CASE_MARK);
+    return strncmp(name, CASE_MARK, n) == 0 && (name[n] == '\0' || name[n] == '(');
+}
+
 typedef struct {
     char id[FIELD];
     double v;
@@ -49,12 +57,16 @@ typedef struct {
 
 /* One pass over csv's rows; terms[t] the metric names. rows[t]: the rows of term t; per launch
  * (ids given): each launch's ("ID" column) sum of its terms in ids, else the sum of all in
- * *total. */
+ * *total. Rows of the case marker are never counted, but each of its launches starts a window:
+ * with segment >= 0 only that window's rows count (its marker's launches in *marks). */
 static void read_rows(const char *csv, char terms[][FIELD], int nterms, const char *kernel,
-                      int rows[], double *total, launch_sum **ids, int *nids)
+                      int segment, int rows[], double *total, launch_sum **ids, int *nids,
+                      int *marks)
 {
     static char f[32][FIELD];
+    char mark_id[FIELD] = "";
     int name_col = -1, value_col = -1, kernel_col = -1, id_col = -1;
+    *marks = 0;
     regex_t re;
     if (kernel && regcomp(&re, kernel, REG_EXTENDED | REG_NOSUB) != 0)
         return;
@@ -73,6 +85,14 @@ static void read_rows(const char *csv, char terms[][FIELD], int nterms, const ch
             continue;
         }
         if (name_col >= k || value_col >= k)
+            continue;
+        const char *id = id_col >= 0 && id_col < k ? f[id_col] : "";
+        if (kernel_col >= 0 && kernel_col < k && is_mark(f[kernel_col])) {
+            *marks += strcmp(id, mark_id) != 0;
+            snprintf(mark_id, sizeof mark_id, "%s", id);
+            continue;
+        }
+        if (segment >= 0 && *marks - 1 != segment)
             continue;
         while (t < nterms && strcmp(f[name_col], terms[t]) != 0)
             t++;
@@ -93,7 +113,6 @@ static void read_rows(const char *csv, char terms[][FIELD], int nterms, const ch
         *total += v;
         if (!ids)
             continue;
-        const char *id = id_col >= 0 && id_col < k ? f[id_col] : "";
         int i = 0;
         while (i < *nids && strcmp((*ids)[i].id, id) != 0)
             i++;
@@ -114,10 +133,12 @@ static void read_rows(const char *csv, char terms[][FIELD], int nterms, const ch
 
 /* Contract in technique_run.h. */
 int cml_ncu_value(const char *csv, const char *metric, const char *kernel, int per_launch,
-                  double *value)
+                  int segment, double *value, int *marks)
 {
     char terms[4][FIELD];
-    int nterms = 0, rows[4] = {0}, nids = 0, fewest = -1;
+    int nterms = 0, rows[4] = {0}, nids = 0, fewest = -1, unused;
+    marks = marks ? marks : &unused;
+    *marks = 0;
     double total = 0;
     launch_sum *ids = NULL;
     *value = 0;
@@ -129,7 +150,8 @@ int cml_ncu_value(const char *csv, const char *metric, const char *kernel, int p
         if (m[n] == '\0')
             break;
     }
-    read_rows(csv, terms, nterms, kernel, rows, &total, per_launch ? &ids : NULL, &nids);
+    read_rows(csv, terms, nterms, kernel, segment, rows, &total, per_launch ? &ids : NULL, &nids,
+              marks);
     for (int t = 0; t < nterms; t++)
         fewest = fewest < 0 || rows[t] < fewest ? rows[t] : fewest;
     if (per_launch && nids == 0) /* no launch kept (out of memory): not measured */

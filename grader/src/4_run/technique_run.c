@@ -71,10 +71,13 @@ static int ncu_exec(const char *ncu, const char *kernels, const char *metrics,
 {
     char kernel[1200];
     snprintf(kernel, sizeof kernel, "regex:%s", kernels);
-    char *argv[20 + 2 * CML_MAX_TASKS] = {(char *)ncu, "--clock-control", "none",
-        "--target-processes", "all", "--kernel-name", kernel, "--metrics", (char *)metrics,
-        "--csv", "--print-units", "base", "./lab", "--no-output"}; /* the seed: a pipe */
-    int a = 14;
+    /* --profile-from-start off: only what runs inside the harness's window (cudaProfilerStart
+     * and Stop around a case's checked launch, common/cml_run_case.cpp) is profiled, so the
+     * harness's own kernels (inputs, guards) never count; students may not call cudaProfiler* */
+    char *argv[22 + 2 * CML_MAX_TASKS] = {(char *)ncu, "--clock-control", "none",
+        "--target-processes", "all", "--profile-from-start", "off", "--kernel-name", kernel,
+        "--metrics", (char *)metrics, "--csv", "--print-units", "base", "./lab", "--no-output"};
+    int a = 16; /* the seed: a pipe */
     for (int i = 0; i < n && i < CML_MAX_TASKS; i++) {
         argv[a++] = "--case";
         argv[a++] = cases[i];
@@ -160,30 +163,36 @@ static void range_verdict(const cml_tech_spec *c, double v, int n, const char *o
         snprintf(range, sizeof range, "< minimum %.17g", c->min);
     else if (high)
         snprintf(range, sizeof range, "> limit %.17g", c->max);
+    else if (c->max == HUGE_VAL)
+        snprintf(range, sizeof range, ">= %.17g", c->min);
     else if (c->min > -HUGE_VAL)
         snprintf(range, sizeof range, "within %.17g..%.17g", c->min, c->max);
     else
         snprintf(range, sizeof range, "<= %.17g", c->max);
     out->state = low || high ? CML_TECH_FAILED : CML_TECH_PASSED;
-    snprintf(out->detail, sizeof out->detail, "%.80s = %.17g %s %s %d launch%s of kernels "
-             "matching %.40s (case %.60s%.40s)", c->metric, v, range,
-             c->per_launch ? "in the largest of" : "over", n, n == 1 ? "" : "es", c->pattern,
-             one, where);
+    char whose[64] = "the task's kernels";
+    if (!c->task_kernels)
+        snprintf(whose, sizeof whose, "kernels matching %.40s", c->pattern);
+    snprintf(out->detail, sizeof out->detail, "%.80s = %.17g %s %s %d launch%s of %s (case "
+             "%.60s%.40s)", c->metric, v, range, c->per_launch ? "in the largest of" : "over", n,
+             n == 1 ? "" : "es", whose, one, where);
 }
 
 /* Check c of task t from the lab's run (cml_tech_ncu_lab), when it holds rows of c's kernel
- * and metric: 1 with out filled, else 0 (the task's own run decides). */
+ * and metric: 1 with out filled, else 0 (the task's own run decides). A `*` check reads its
+ * case's window, the rows between the case markers, when there is one marker per case. */
 static int from_lab_run(const cml_tech_spec *c, const cml_task_spec *t, const char *one,
                         const cml_ncu_runs *runs, cml_tech_result *out)
 {
-    int in = 0;
+    int in = -1, marks = 0;
     for (int i = 0; i < runs->lab.ntasks; i++)
-        in |= runs->lab.tasks[i] == t;
+        in = runs->lab.tasks[i] == t ? i : in;
     double v = 0;
-    int rows = in && runs->lab.rc == 0 && runs->lab.r.output
-               ? cml_ncu_value(runs->lab.r.output, c->metric, c->pattern, c->per_launch, &v)
+    int rows = in >= 0 && runs->lab.rc == 0 && runs->lab.r.output
+               ? cml_ncu_value(runs->lab.r.output, c->metric, c->task_kernels ? NULL : c->pattern,
+                               c->per_launch, c->task_kernels ? in : -1, &v, &marks)
                : 0;
-    if (rows == 0)
+    if (rows == 0 || (c->task_kernels && marks != runs->lab.ntasks))
         return 0;
     char where[96];
     snprintf(where, sizeof where, ", in one ncu run for %d tasks", runs->lab.ntasks);
@@ -196,19 +205,29 @@ static void judge_rows(const cml_tech_spec *c, const cml_proc_result *r, const c
                        cml_tech_result *out)
 {
     char tail[200];
-    double v = 0;
-    int rows = r->output ? cml_ncu_value(r->output, c->metric, NULL, c->per_launch, &v) : 0;
+    double v = 0, any = 0;
+    int marks = 0, rows = r->output ? cml_ncu_value(r->output, c->metric, NULL, c->per_launch,
+                                                    c->task_kernels ? 0 : -1, &v, &marks) : 0;
     cml_proc_tail(r, 150, tail, sizeof tail);
     if (r->output && strstr(r->output, "ERR_NVGPUCTRPERM"))
         snprintf(out->detail, sizeof out->detail, "not checked (no permission to read the "
                  "GPU's performance counters: ERR_NVGPUCTRPERM)");
-    else if (rows == 0 && r->output && (strstr(r->output, "No kernels were profiled") ||
+    else if (c->task_kernels && marks != 1 &&
+             cml_ncu_value(r->output, c->metric, NULL, c->per_launch, -1, &any, NULL) > 0) {
+        /* kernels were profiled, but not in one window that the harness's marker opened */
+        out->state = CML_TECH_FAILED;
+        snprintf(out->detail, sizeof out->detail, "%d launches of a kernel named cml_case_mark "
+                 "in the task's case (%.80s), where the harness launches one to tell cases "
+                 "apart: name your kernels differently, and leave the harness's stream alone",
+                 marks, one);
+    } else if (rows == 0 && r->output && (strstr(r->output, "No kernels were profiled") ||
                                         strstr(r->output, "application returned an error"))) {
         /* the lab ran under ncu (cml-confine started it) and launched no kernel that matches:
          * a renamed or unlaunched kernel, or a lab that behaves differently when profiled */
         out->state = CML_TECH_FAILED;
-        snprintf(out->detail, sizeof out->detail, "no kernel matching '%.60s' ran under ncu "
-                 "(case %.80s): %.80s", c->pattern, one, tail);
+        snprintf(out->detail, sizeof out->detail, "no kernel %s%.60s%s ran under ncu (case "
+                 "%.80s): %.80s", c->task_kernels ? "of the task" : "matching '",
+                 c->task_kernels ? "" : c->pattern, c->task_kernels ? "" : "'", one, tail);
     } else if (rows == 0)
         snprintf(out->detail, sizeof out->detail, "not checked (ncu reported no %.80s for "
                  "a kernel matching %.60s: %.80s)", c->metric, c->pattern, tail);

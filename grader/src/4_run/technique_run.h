@@ -14,9 +14,12 @@
  * return the fewest rows of any term. A per-launch property (per_launch: the spec's launch__
  * metrics, shared memory per block, block size) does not: the value is the largest launch's
  * (the rows of one "ID") sum of its terms, and the return the number of launches. 0, and a
- * value of 0, when a term has no row: a sum with a term unmeasured is not measured. */
+ * value of 0, when a term has no row: a sum with a term unmeasured is not measured.
+ * The harness's case marker (an empty kernel, first in each case's profiling window) is never
+ * counted; its launches go to *marks (may be NULL). segment -1: every row; k >= 0: only the
+ * rows after the k-th marker launch (0-based) and before the next, one case's kernels. */
 int cml_ncu_value(const char *csv, const char *metric, const char *kernel, int per_launch,
-                  double *value);
+                  int segment, double *value, int *marks);
 
 
 /* technique_run.c: the checks that run the lab binary, and the ncu runs they share: plain data

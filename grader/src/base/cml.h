@@ -36,7 +36,7 @@ typedef struct {
 } cml_case_spec;
 
 /* A technique check (technique.c): proves how the task was solved, not only that it is right. */
-enum cml_tech_kind { CML_TECH_PTX, CML_TECH_SASS, CML_TECH_FORBID, CML_TECH_NCU, CML_TECH_CALLS };
+enum cml_tech_kind { CML_TECH_PTX, CML_TECH_SASS, CML_TECH_FORBID, CML_TECH_NCU };
 
 typedef struct {
     enum cml_tech_kind kind;
@@ -44,10 +44,12 @@ typedef struct {
                             calls: the host function whose references are checked */
     char file[64];       /* forbid: the student file */
     char pattern[160];   /* ptx, sass, forbid: POSIX ERE; ncu: kernel-name regex */
+    int task_kernels;    /* ncu `*`: every kernel the task's case launched, nothing else (the
+                            harness's profiling window around the task's call; pattern ".*") */
     char metric[128];    /* ncu: the metric (or a sum, "a+b") read from the profiled kernels */
     int per_launch;      /* ncu: launch__ metrics, a property of each launch: the largest
                             launch's value, not a sum over launches (spec_ncu decides) */
-    double min, max;     /* ncu: the range of values that pass (min: -HUGE_VAL when none) */
+    double min, max;     /* ncu: the range of values that pass (-HUGE_VAL, HUGE_VAL: none) */
     char what[160];      /* what the check proves, for the report */
 } cml_tech_spec;
 

@@ -28,7 +28,7 @@ void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
         cml_tech_result *out = &r->tech[i];
         memset(out, 0, sizeof *out);
         int text = c->kind == CML_TECH_PTX || c->kind == CML_TECH_SASS ||
-                   c->kind == CML_TECH_FORBID || c->kind == CML_TECH_CALLS;
+                   c->kind == CML_TECH_FORBID;
         if (text && !intact)
             out->state = CML_TECH_FAILED,
                 snprintf(out->detail, sizeof out->detail, "the build's evidence (PTX, SASS, "
@@ -37,8 +37,6 @@ void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
             cml_tech_code(spec, c, env, out);
         else if (c->kind == CML_TECH_FORBID)
             cml_tech_forbid(spec, c, env, out);
-        else if (c->kind == CML_TECH_CALLS)
-            cml_tech_calls(spec, c, env, out);
         else if (!env->bin)
             snprintf(out->detail, sizeof out->detail, "not checked (no GPU)"),
                 out->state = CML_TECH_NOT_CHECKED;
