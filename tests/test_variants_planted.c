@@ -1,5 +1,5 @@
 /* The planted corpus's static half, without a GPU: every planted submission whose verdicts are
- * only passed, slow or technique is built with nvcc and its static checks (ptx, forbid, calls)
+ * only passed, slow or technique is built with nvcc and its static checks (ptx, forbid)
  * are run as if every case had passed. A task that must pass or be slow fails none of them, so
  * a correct variant written differently (another XOR swizzle, copies through a helper) is not
  * failed by a check; a task pinned `technique` whose text names a static check fails that
