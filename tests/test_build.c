@@ -254,6 +254,32 @@ START_TEST(grader_compiles_the_common_sources_the_makefile_does)
 }
 END_TEST
 
+/* The Makefile's NVCC_FLAGS (make grade, make all, the student bundle) hold every language flag
+ * the grader compiles a lab with (CML_NVCC_LANG, build.h): a file that builds for one builds
+ * for the other. */
+START_TEST(makefile_compiles_labs_with_the_graders_language_flags)
+{
+    static const char *const lang[] = { CML_NVCC_LANG };
+    char path[CML_PATH], missing[512] = "";
+    cml_fmt(path, sizeof path, "%s/Makefile", test_root());
+    char *text = cml_read_text(path, 1 << 20, NULL), *line;
+    ck_assert_msg(text && (line = strstr(text, "\nNVCC_FLAGS :=")), "no NVCC_FLAGS in %s", path);
+    char *end = line + 1;
+    while ((end = strchr(end, '\n')) && end[-1] == '\\') /* continued lines */
+        end++;
+    if (end)
+        *end = '\0';
+    for (size_t i = 0; i < sizeof lang / sizeof lang[0]; i++) {
+        char word[64];
+        snprintf(word, sizeof word, " %s", lang[i]);
+        if (!strstr(line, word))
+            snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s", word);
+    }
+    free(text);
+    ck_assert_msg(!missing[0], "the Makefile's NVCC_FLAGS lack:%s", missing);
+}
+END_TEST
+
 /* The probe `make all` builds (build/cml-probe) is run while no file of common/ is newer; once
  * one is, the grader builds its own (the fake nvcc logs it) and runs that. The fake lab with no
  * --case acts as the probe. */
@@ -354,6 +380,7 @@ Suite *build_suite(void)
     tcase_add_test(tc, include_of_a_system_file_quotes_none_of_it);
     tcase_add_test(tc, build_over_its_memory_cap_is_stopped_and_says_so);
     tcase_add_test(tc, grader_compiles_the_common_sources_the_makefile_does);
+    tcase_add_test(tc, makefile_compiles_labs_with_the_graders_language_flags);
     tcase_add_test(tc, prebuilt_probe_is_used_while_common_is_older);
     tcase_add_test(tc, lab_binaries_follow_the_architecture);
     tcase_add_loop_test(tc, skeleton_compiles_without_warnings, 0, nspecs);

@@ -29,7 +29,7 @@ static int lab_args(const cml_build *b, char *arch, size_t archlen, char **args)
 {
     int n = 0;
     snprintf(arch, archlen, "-arch=sm_%d", b->cc);
-    const char *fixed[] = { "-O3", "-std=c++17", arch, "-lineinfo", "-I", "common", "-o", "lab" };
+    const char *fixed[] = { CML_NVCC_LANG, arch, "-I", "common", "-o", "lab" };
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         args[n++] = (char *)fixed[i];
     for (int i = 0; i < b->spec->nharness; i++)

@@ -17,6 +17,13 @@
  * (every .cu and .cpp of common/ but probe.cu, as the Makefile takes them; tests/test_build.c
  * checks that the two agree). The one list the grader and its tests use. */
 #define CML_NCOMMON 8
+/* nvcc's language and code flags for every lab build: the student's files, the harness and the
+ * library. --extended-lambda and --expt-relaxed-constexpr accept ordinary CUDA C++ (a
+ * `__device__` lambda handed to a template kernel, std::min in a kernel) that is otherwise a
+ * compile error, and a whole lab's build-error. The Makefile's NVCC_FLAGS hold the same
+ * (tests/test_build.c). */
+#define CML_NVCC_LANG "-O3", "-std=c++17", "--extended-lambda", "--expt-relaxed-constexpr", \
+                      "-lineinfo"
 extern const char *const CML_COMMON_SOURCES[CML_NCOMMON];
 
 /* One lab binary to build from a staged folder (see stage.h). */

@@ -46,8 +46,8 @@ static void *compile_one(void *arg)
     snprintf(arch, sizeof arch, "-arch=sm_%d", j->c->cc);
     if (o && cml_fmt(out, sizeof out, "%s/%s", j->c->out_dir,
                      strrchr(o, '/') ? strrchr(o, '/') + 1 : o) == 0) {
-        char *const args[] = { "-O3", "-std=c++17", arch, "-lineinfo", "-I", "common", "-c",
-                               (char *)j->src, "-o", out, NULL }; /* lab_args' flags */
+        char *const args[] = { CML_NVCC_LANG, arch, "-I", "common", "-c", (char *)j->src, "-o",
+                               out, NULL }; /* lab_args' flags */
         if (cml_nvcc(args, j->c->root, 0, CML_BUILD_TIMEOUT_S, &log) != 0)
             unlink(out);
     }
