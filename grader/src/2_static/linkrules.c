@@ -162,7 +162,36 @@ static const char *target_function(const lr_object *o, const lr_reloc *rel)
     return f ? f->name : rel->target;
 }
 
-/* .init_array & co. point only at a registrar; exit hooks are referenced only from one. */
+/* Whether fn, a function of o that .init_array names, references only what a library's static
+ * initializer may (link.rules `initializer`): <iostream> before GCC 13 gives each file a
+ * std::ios_base::Init object, built and its destructor registered there. A student's global
+ * object in the same file lands in the same function, and its references fail this. A
+ * section-relative reference names the data object at that place (PC-relative: 4 before). */
+static int library_initializer(const lr_ctx *c, const lr_object *o, const char *fn)
+{
+    const lr_func *f = NULL;
+    int seen = 0;
+    for (int i = 0; i < o->nfuncs && !f; i++)
+        f = strcmp(o->funcs[i].name, fn) == 0 ? &o->funcs[i] : NULL;
+    for (int i = 0; f && i < o->nrels; i++) {
+        const lr_reloc *rel = &o->rels[i];
+        if (strcmp(rel->section, f->section) != 0 || rel->offset < f->value ||
+            rel->offset >= f->value + f->size)
+            continue;
+        const char *name = rel->target;
+        const lr_func *d = name[0] != '.' ? NULL
+                           : lr_data_at(o, name, (uint64_t)rel->addend)
+                               ? lr_data_at(o, name, (uint64_t)rel->addend)
+                               : lr_data_at(o, name, (uint64_t)rel->addend + 4);
+        if (!cml_link_match(c->r, CML_LINK_INITIALIZER, d ? d->name : name, NULL))
+            return 0;
+        seen++;
+    }
+    return seen > 0;
+}
+
+/* .init_array & co. point only at a registrar or a library's initializer; exit hooks are
+ * referenced only from a registrar. */
 static void check_outside_main(lr_ctx *c, const lr_object *o)
 {
     static const char *const TABLES[] = { ".init_array*", ".fini_array*", ".preinit_array*",
@@ -171,7 +200,8 @@ static void check_outside_main(lr_ctx *c, const lr_object *o)
         const lr_reloc *rel = &o->rels[i];
         if (glob_any(rel->section, TABLES)) {
             const char *fn = target_function(o, rel);
-            if (!cml_link_match(c->r, CML_LINK_REGISTRAR, fn, NULL))
+            if (!cml_link_match(c->r, CML_LINK_REGISTRAR, fn, NULL) &&
+                !library_initializer(c, o, fn))
                 lr_say(c, "runs '%s' before or after main (from %s): a student file may have "
                        "no static constructors, no global objects with constructors or "
                        "destructors, no exit handlers (rule: constructors)", fn, rel->section);

@@ -92,7 +92,7 @@ static const struct {
 } DIRECTIVES[] = {
     {"calls", CML_LINK_COMMON},       {"internal", CML_LINK_INTERNAL},
     {"deny", CML_LINK_DENY},          {"hooks", CML_LINK_HOOK},
-    {"registrar", CML_LINK_REGISTRAR},
+    {"registrar", CML_LINK_REGISTRAR}, {"initializer", CML_LINK_INITIALIZER},
 };
 
 /* One line of link.rules (comment already cut): `<directive> [group] <name>...`. */
@@ -118,8 +118,8 @@ static int rules_line(cml_link_rules *r, char *line, char *err, size_t errlen)
         rest[strcspn(rest, "\r\n")] = '\0';
         return cml_link_add(r, DIRECTIVES[i].list, group, rest, err, errlen);
     }
-    snprintf(err, errlen, "unknown directive '%s' (known: calls internal deny hooks registrar)",
-             word);
+    snprintf(err, errlen, "unknown directive '%s' (known: calls internal deny hooks registrar "
+             "initializer)", word);
     return -1;
 }
 

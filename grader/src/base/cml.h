@@ -96,8 +96,10 @@ enum cml_link_list {
     CML_LINK_INTERNAL,  /* link.rules internal: definitions nvcc and the C++ runtime emit */
     CML_LINK_DENY,      /* link.rules deny: refused calls, with their own rule name */
     CML_LINK_HOOK,      /* link.rules hooks: exit-handler registrations (atexit ...) */
-    CML_LINK_REGISTRAR  /* link.rules registrar: the only code allowed to register hooks or
+    CML_LINK_REGISTRAR, /* link.rules registrar: the only code allowed to register hooks or
                            sit in .init_array (nvcc's __sti____cudaRegisterAll) */
+    CML_LINK_INITIALIZER /* link.rules initializer: all that a library's static initializer in
+                            .init_array may reference (<iostream>'s std::ios_base::Init) */
 };
 
 typedef struct {

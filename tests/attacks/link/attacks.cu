@@ -30,7 +30,10 @@ void *operator new(size_t n) { return malloc(n ? n : 1); }
 // constructors: code before main
 __attribute__((constructor)) static void runsBeforeMain() { puts("early"); }
 
-// constructors: a global object with a destructor (registered through __cxa_atexit)
+// constructors: a global object with a destructor (registered through __cxa_atexit), in a file
+// that includes <iostream>: GCC builds both in one initializer, which the allowance for
+// <iostream>'s own (link.rules `initializer`) must not cover
+#include <iostream>
 struct Noisy {
     ~Noisy() { puts("late"); }
 };
