@@ -91,3 +91,11 @@ void reportSize(size_t n)
     if (n == 0)
         std::cout << "empty input, " << 0.5f * (float)n << " floats" << std::endl;
 }
+
+// constants uploaded to __constant__ memory from the host
+__constant__ float c_scale[2];
+void uploadScale(float a, float b, cudaStream_t s)
+{
+    const float v[2] = {a, b};
+    CML_CHECK(cudaMemcpyToSymbolAsync(c_scale, v, sizeof v, 0, cudaMemcpyHostToDevice, s));
+}
