@@ -68,7 +68,7 @@ static inline const char *in_dir(const char *name)
  * second case marker before it (the harness's, first in each case's window; every output
  * starts with one, as a `*` run shows it); launch__smem, a per-launch property, is $FAKE_SMEM0
  * and $FAKE_SMEM1 (default 4096) in its two launches; its arguments (after --log-file) go to
- * $FAKE_ARGS. */
+ * $FAKE_ARGS; markonly prints the case marker's row alone (a case that launched no kernel). */
 static const char NCU[] =
     "#!/bin/sh\nexec 3>&1\n[ \"$1\" = --log-file ] && { exec > \"$2\"; shift 2; }\n"
     "echo \"$@\" > \"$FAKE_ARGS\"\necho run >> \"$FAKE_ARGS.runs\"\n"
@@ -78,7 +78,9 @@ static const char NCU[] =
     "case $FAKE_NCU in\nerror) echo '==ERROR== Failed to prepare kernel for profiling'; exit 1;;\n"
     "perm) echo '==ERROR== ERR_NVGPUCTRPERM - The user does not have "
     "permission to access NVIDIA GPU Performance Counters'; exit 1;;\n"
-    "none) echo '==WARNING== No kernels were profiled.'; exit 0;;\nesac\n"
+    "none) echo '==WARNING== No kernels were profiled.'; exit 0;;\n"
+    "markonly) echo '\"ID\",\"Process ID\",\"Kernel Name\",\"Metric Name\",\"Metric Value\"'; "
+    "echo '\"0\",\"1\",\"cml_case_mark\",\"m.sum\",\"3\"'; exit 0;;\nesac\n"
     "echo '\"ID\",\"Process ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"'\n"
     "echo '\"8\",\"1\",\"cml_case_mark\",\"m.sum\",\"\",\"3\"'\n"
     "echo '\"0\",\"1\",\"copyVec\",\"m.sum\",\"\",\"'\"$FAKE_NCU_VALUE\"'\"'\n"

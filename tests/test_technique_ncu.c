@@ -222,6 +222,9 @@ START_TEST(ncu_star_reads_every_kernel_of_the_task)
     setenv("FAKE_NCU", "none", 1); /* no kernel in the window: the work was not on the GPU */
     grade("ncu * m.sum 5.. the task's kernels read enough", "passed");
     assert_check(0, CML_TECH_FAILED, "no kernel of the task ran under ncu");
+    setenv("FAKE_NCU", "markonly", 1); /* the same, with the harness's marker profiled */
+    grade("ncu * m.sum 0 the task's kernels read little", "passed");
+    assert_check(0, CML_TECH_FAILED, "no kernel of the task ran under ncu");
 }
 END_TEST
 

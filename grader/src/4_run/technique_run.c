@@ -220,10 +220,12 @@ static void judge_rows(const cml_tech_spec *c, const cml_proc_result *r, const c
                  "in the task's case (%.80s), where the harness launches one to tell cases "
                  "apart: name your kernels differently, and leave the harness's stream alone",
                  marks, one);
-    } else if (rows == 0 && r->output && (strstr(r->output, "No kernels were profiled") ||
-                                        strstr(r->output, "application returned an error"))) {
-        /* the lab ran under ncu (cml-confine started it) and launched no kernel that matches:
-         * a renamed or unlaunched kernel, or a lab that behaves differently when profiled */
+    } else if (rows == 0 && r->output &&
+               ((c->task_kernels && marks == 1) || strstr(r->output, "No kernels were profiled") ||
+                strstr(r->output, "application returned an error"))) {
+        /* the lab ran under ncu (cml-confine started it) and launched no kernel that matches
+         * (for `*`: none after the harness's marker): a renamed or unlaunched kernel, work done
+         * on the host, or a lab that behaves differently when profiled */
         out->state = CML_TECH_FAILED;
         snprintf(out->detail, sizeof out->detail, "no kernel %s%.60s%s ran under ncu (case "
                  "%.80s): %.80s", c->task_kernels ? "of the task" : "matching '",
