@@ -18,7 +18,7 @@
 #include "util.h"
 
 static cml_lab_spec *lab01;
-static cml_build attack, legit, partial;
+static cml_build attack, legit, partial, early;
 #define PARTIAL_BUG "tests/planted/01_coalescing/debug_log_in_two_wrappers"
 static char work[64];
 
@@ -69,8 +69,9 @@ static void build_both(void)
     stage_with("attacks.cu", "attack", &attack);
     stage_with("legit.cu", "legit", &legit);
     stage_planted(PARTIAL_BUG, "partial", &partial);
-    cml_build *const all[] = { &attack, &legit, &partial };
-    cml_build_all(all, 3, 3);
+    stage_with("iostream_early.cu", "early", &early);
+    cml_build *const all[] = { &attack, &legit, &partial, &early };
+    cml_build_all(all, 4, 4);
 }
 
 static void clean_both(void)
@@ -78,6 +79,7 @@ static void clean_both(void)
     cml_build_free(&attack);
     cml_build_free(&legit);
     cml_build_free(&partial);
+    cml_build_free(&early);
     cml_rmtree(work);
     free(lab01);
 }
@@ -174,6 +176,17 @@ END_TEST
 START_TEST(rejects_a_global_object_with_a_destructor)
 {
     assert_rejects("runs '_GLOBAL__sub_I_", "(rule: constructors)");
+}
+END_TEST
+
+/* <iostream>'s initializer is accepted only while it does nothing else: a constructor merged
+ * into it that jumps to a file-local function without a relocation is refused. */
+START_TEST(rejects_work_hidden_in_the_iostream_initializer)
+{
+    ck_assert_msg(!early.ok, "the hidden constructor built");
+    ck_assert_msg(early.log && strstr(early.log, "runs '_GLOBAL__sub_I_") &&
+                  strstr(early.log, "(rule: constructors)"), "%.3000s",
+                  early.log ? early.log : "");
 }
 END_TEST
 
@@ -348,6 +361,7 @@ Suite *link_suite(void)
     tcase_add_test(tc, rejects_a_static_constructor);
     tcase_add_test(tc, rejects_a_global_object_with_a_destructor);
     tcase_add_test(tc, rejects_an_atexit_call);
+    tcase_add_test(tc, rejects_work_hidden_in_the_iostream_initializer);
     tcase_add_test(tc, rejects_fopen);
     tcase_add_test(tc, rejects_execve_through_a_function_pointer_table);
     tcase_add_test(tc, rejects_dlopen);

@@ -166,7 +166,8 @@ static const char *target_function(const lr_object *o, const lr_reloc *rel)
  * initializer may (link.rules `initializer`): <iostream> before GCC 13 gives each file a
  * std::ios_base::Init object, built and its destructor registered there. A student's global
  * object in the same file lands in the same function, and its references fail this. A
- * section-relative reference names the data object at that place (PC-relative: 4 before). */
+ * section-relative reference names the data object at that place (PC-relative: 4 before), and
+ * a direct call needing no relocation (a file-local function in the same section) counts too. */
 static int library_initializer(const lr_ctx *c, const lr_object *o, const char *fn)
 {
     const lr_func *f = NULL;
@@ -187,7 +188,13 @@ static int library_initializer(const lr_ctx *c, const lr_object *o, const char *
             return 0;
         seen++;
     }
-    return seen > 0;
+    char *calls = seen ? lr_calls_text(o) : NULL, caller[256], callee[256];
+    int ok = calls != NULL;
+    for (const char *l = calls; ok && l && *l; l += strcspn(l, "\n"), l += *l == '\n')
+        if (sscanf(l, "%255s %255s", caller, callee) == 2 && strcmp(caller, fn) == 0)
+            ok = cml_link_match(c->r, CML_LINK_INITIALIZER, callee, NULL);
+    free(calls);
+    return ok;
 }
 
 /* .init_array & co. point only at a registrar or a library's initializer; exit hooks are
