@@ -18,7 +18,7 @@
 #include "util.h"
 
 static cml_lab_spec *lab01;
-static cml_build attack, legit, partial, early;
+static cml_build attack, legit, partial, early, indirect;
 #define PARTIAL_BUG "tests/planted/01_coalescing/debug_log_in_two_wrappers"
 static char work[64];
 
@@ -70,8 +70,9 @@ static void build_both(void)
     stage_with("legit.cu", "legit", &legit);
     stage_planted(PARTIAL_BUG, "partial", &partial);
     stage_with("iostream_early.cu", "early", &early);
-    cml_build *const all[] = { &attack, &legit, &partial, &early };
-    cml_build_all(all, 4, 4);
+    stage_with("iostream_indirect.cu", "indirect", &indirect);
+    cml_build *const all[] = { &attack, &legit, &partial, &early, &indirect };
+    cml_build_all(all, 5, 5);
 }
 
 static void clean_both(void)
@@ -80,6 +81,7 @@ static void clean_both(void)
     cml_build_free(&legit);
     cml_build_free(&partial);
     cml_build_free(&early);
+    cml_build_free(&indirect);
     cml_rmtree(work);
     free(lab01);
 }
@@ -180,13 +182,17 @@ START_TEST(rejects_a_global_object_with_a_destructor)
 END_TEST
 
 /* <iostream>'s initializer is accepted only while it does nothing else: a constructor merged
- * into it that jumps to a file-local function without a relocation is refused. */
+ * into it that jumps to a file-local function without a relocation (early), or takes such a
+ * function's address and calls it through a register (indirect), is refused. */
 START_TEST(rejects_work_hidden_in_the_iostream_initializer)
 {
-    ck_assert_msg(!early.ok, "the hidden constructor built");
-    ck_assert_msg(early.log && strstr(early.log, "runs '_GLOBAL__sub_I_") &&
-                  strstr(early.log, "(rule: constructors)"), "%.3000s",
-                  early.log ? early.log : "");
+    const cml_build *const hidden[] = { &early, &indirect };
+    for (int i = 0; i < 2; i++) {
+        const char *log = hidden[i]->log ? hidden[i]->log : "";
+        ck_assert_msg(!hidden[i]->ok, "hidden constructor %d built", i);
+        ck_assert_msg(strstr(log, "runs '_GLOBAL__sub_I_") && strstr(log, "(rule: constructors)"),
+                      "%.3000s", log);
+    }
 }
 END_TEST
 

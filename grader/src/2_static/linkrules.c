@@ -162,6 +162,49 @@ static const char *target_function(const lr_object *o, const lr_reloc *rel)
     return f ? f->name : rel->target;
 }
 
+/* Whether o has a relocation in [from, to) of section sect. */
+static int relocated(const lr_object *o, const char *sect, uint64_t from, uint64_t to)
+{
+    for (int i = 0; i < o->nrels; i++)
+        if (o->rels[i].offset >= from && o->rels[i].offset < to &&
+            strcmp(o->rels[i].section, sect) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether every branch and RIP-relative operand of f (objdump -d) carries a relocation, so that
+ * all f reaches is in its relocations: a file-local function or datum of the same section
+ * needs none (`jmp 0 <_ZL9earlyWorkv>`, a `lea` of its address for an indirect call). An
+ * indirect branch never passes. */
+static int reaches_only_by_relocation(const lr_object *o, const lr_func *f)
+{
+    char func[256];
+    int in = 0, found = 0;
+    uint64_t pending = UINT64_MAX;
+    for (const char *l = o->disasm; l && *l; l += strcspn(l, "\n"), l += *l == '\n') {
+        size_t n = strcspn(l, "\n");
+        if (lr_disasm_header(l, n, func, sizeof func)) {
+            in = strcmp(func, f->name) == 0;
+            found |= in;
+            continue;
+        }
+        char *end;
+        uint64_t at = strtoull(l, &end, 16);
+        const char *tab = in && *end == ':' ? memchr(l, '\t', n) : NULL;
+        const char *text = tab ? memchr(tab + 1, '\t', (size_t)(l + n - tab - 1)) : NULL;
+        if (!text++) /* another function's line, or raw bytes continued */
+            continue;
+        if (pending != UINT64_MAX && !relocated(o, f->section, pending, at))
+            return 0;
+        int branch = text[0] == 'j' || strncmp(text, "call", 4) == 0;
+        if (branch && memchr(text, '*', (size_t)(l + n - text)))
+            return 0;
+        pending = branch || memmem(text, (size_t)(l + n - text), "(%rip)", 6) ? at : UINT64_MAX;
+    }
+    return found && (pending == UINT64_MAX ||
+                     relocated(o, f->section, pending, f->value + f->size));
+}
+
 /* Whether fn, a function of o that .init_array names, references only what a library's static
  * initializer may (link.rules `initializer`): <iostream> before GCC 13 gives each file a
  * std::ios_base::Init object, built and its destructor registered there. A student's global
@@ -188,7 +231,8 @@ static int library_initializer(const lr_ctx *c, const lr_object *o, const char *
             return 0;
         seen++;
     }
-    char *calls = seen ? lr_calls_text(o) : NULL, caller[256], callee[256];
+    char *calls = seen && reaches_only_by_relocation(o, f) ? lr_calls_text(o) : NULL;
+    char caller[256], callee[256];
     int ok = calls != NULL;
     for (const char *l = calls; ok && l && *l; l += strcspn(l, "\n"), l += *l == '\n')
         if (sscanf(l, "%255s %255s", caller, callee) == 2 && strcmp(caller, fn) == 0)
