@@ -29,7 +29,8 @@ static int pristine_imports(const lr_ctx *c, const char *sym)
     return 0;
 }
 
-static int glob_any(const char *sym, const char *const *patterns)
+/* Contract in linkrules_int.h. */
+int lr_glob_any(const char *sym, const char *const *patterns)
 {
     for (; *patterns; patterns++)
         if (fnmatch(*patterns, sym, 0) == 0)
@@ -66,7 +67,7 @@ static void check_define(lr_ctx *c, const lr_object *o, const char *sym, char ty
     int weak = lr_is_weak(type), api = cml_link_match(c->r, CML_LINK_API, sym, NULL);
     if (strcmp(sym, "main") == 0)
         lr_say(c, "defines 'main': the harness's main() runs the lab (rule: defines)");
-    else if (glob_any(sym, NEW_DELETE))
+    else if (lr_glob_any(sym, NEW_DELETE))
         lr_say(c, "defines '%s': replacing operator new or delete replaces the C++ runtime's "
                "allocator for the harness too (rule: defines)", sym);
     else if (!weak && pristine_defines(c, sym, NULL))
@@ -88,7 +89,7 @@ static void check_define(lr_ctx *c, const lr_object *o, const char *sym, char ty
         lr_note(c, "link: %s: '%s' made file-local (as if declared static): no other file "
                 "uses it", c->obj, sym);
     }
-    else if (!weak && glob_any(sym, RUNTIME))
+    else if (!weak && lr_glob_any(sym, RUNTIME))
         lr_say(c, "defines '%s' in the C++ runtime's namespaces: %s (rule: defines)", sym,
                WHAT_MAY);
 }
@@ -153,119 +154,6 @@ static void check_call(lr_ctx *c, const lr_object *o, const char *sym)
                     "(rule: calls)", sym);
 }
 
-/* The function a relocation target names: itself, or the function at section+addend. */
-static const char *target_function(const lr_object *o, const lr_reloc *rel)
-{
-    if (rel->target[0] != '.')
-        return rel->target;
-    const lr_func *f = lr_func_at(o, rel->target, (uint64_t)rel->addend);
-    return f ? f->name : rel->target;
-}
-
-/* Whether o has a relocation in [from, to) of section sect. */
-static int relocated(const lr_object *o, const char *sect, uint64_t from, uint64_t to)
-{
-    for (int i = 0; i < o->nrels; i++)
-        if (o->rels[i].offset >= from && o->rels[i].offset < to &&
-            strcmp(o->rels[i].section, sect) == 0)
-            return 1;
-    return 0;
-}
-
-/* Whether every branch and RIP-relative operand of f (objdump -d) carries a relocation, so that
- * all f reaches is in its relocations: a file-local function or datum of the same section
- * needs none (`jmp 0 <_ZL9earlyWorkv>`, a `lea` of its address for an indirect call). An
- * indirect branch never passes. */
-static int reaches_only_by_relocation(const lr_object *o, const lr_func *f)
-{
-    char func[256];
-    int in = 0, found = 0;
-    uint64_t pending = UINT64_MAX;
-    for (const char *l = o->disasm; l && *l; l += strcspn(l, "\n"), l += *l == '\n') {
-        size_t n = strcspn(l, "\n");
-        if (lr_disasm_header(l, n, func, sizeof func)) {
-            in = strcmp(func, f->name) == 0;
-            found |= in;
-            continue;
-        }
-        char *end;
-        uint64_t at = strtoull(l, &end, 16);
-        const char *tab = in && *end == ':' ? memchr(l, '\t', n) : NULL;
-        const char *text = tab ? memchr(tab + 1, '\t', (size_t)(l + n - tab - 1)) : NULL;
-        if (!text++) /* another function's line, or raw bytes continued */
-            continue;
-        if (pending != UINT64_MAX && !relocated(o, f->section, pending, at))
-            return 0;
-        int branch = text[0] == 'j' || strncmp(text, "call", 4) == 0;
-        if (branch && memchr(text, '*', (size_t)(l + n - text)))
-            return 0;
-        pending = branch || memmem(text, (size_t)(l + n - text), "(%rip)", 6) ? at : UINT64_MAX;
-    }
-    return found && (pending == UINT64_MAX ||
-                     relocated(o, f->section, pending, f->value + f->size));
-}
-
-/* Whether fn, a function of o that .init_array names, references only what a library's static
- * initializer may (link.rules `initializer`): <iostream> before GCC 13 gives each file a
- * std::ios_base::Init object, built and its destructor registered there. A student's global
- * object in the same file lands in the same function, and its references fail this. A
- * section-relative reference names the data object at that place (PC-relative: 4 before), and
- * a direct call needing no relocation (a file-local function in the same section) counts too. */
-static int library_initializer(const lr_ctx *c, const lr_object *o, const char *fn)
-{
-    const lr_func *f = NULL;
-    int seen = 0;
-    for (int i = 0; i < o->nfuncs && !f; i++)
-        f = strcmp(o->funcs[i].name, fn) == 0 ? &o->funcs[i] : NULL;
-    for (int i = 0; f && i < o->nrels; i++) {
-        const lr_reloc *rel = &o->rels[i];
-        if (strcmp(rel->section, f->section) != 0 || rel->offset < f->value ||
-            rel->offset >= f->value + f->size)
-            continue;
-        const char *name = rel->target;
-        const lr_func *d = name[0] != '.' ? NULL
-                           : lr_data_at(o, name, (uint64_t)rel->addend)
-                               ? lr_data_at(o, name, (uint64_t)rel->addend)
-                               : lr_data_at(o, name, (uint64_t)rel->addend + 4);
-        if (!cml_link_match(c->r, CML_LINK_INITIALIZER, d ? d->name : name, NULL))
-            return 0;
-        seen++;
-    }
-    char *calls = seen && reaches_only_by_relocation(o, f) ? lr_calls_text(o) : NULL;
-    char caller[256], callee[256];
-    int ok = calls != NULL;
-    for (const char *l = calls; ok && l && *l; l += strcspn(l, "\n"), l += *l == '\n')
-        if (sscanf(l, "%255s %255s", caller, callee) == 2 && strcmp(caller, fn) == 0)
-            ok = cml_link_match(c->r, CML_LINK_INITIALIZER, callee, NULL);
-    free(calls);
-    return ok;
-}
-
-/* .init_array & co. point only at a registrar or a library's initializer; exit hooks are
- * referenced only from a registrar. */
-static void check_outside_main(lr_ctx *c, const lr_object *o)
-{
-    static const char *const TABLES[] = { ".init_array*", ".fini_array*", ".preinit_array*",
-                                          ".ctors*", ".dtors*", NULL };
-    for (int i = 0; i < o->nrels; i++) {
-        const lr_reloc *rel = &o->rels[i];
-        if (glob_any(rel->section, TABLES)) {
-            const char *fn = target_function(o, rel);
-            if (!cml_link_match(c->r, CML_LINK_REGISTRAR, fn, NULL) &&
-                !library_initializer(c, o, fn))
-                lr_say(c, "runs '%s' before or after main (from %s): a student file may have "
-                       "no static constructors, no global objects with constructors or "
-                       "destructors, no exit handlers (rule: constructors)", fn, rel->section);
-        } else if (cml_link_match(c->r, CML_LINK_HOOK, rel->target, NULL)) {
-            const lr_func *f = lr_func_at(o, rel->section, rel->offset);
-            if (!f || !cml_link_match(c->r, CML_LINK_REGISTRAR, f->name, NULL))
-                lr_say(c, "registers an exit handler: '%s' used by '%s' (a global object with "
-                       "a destructor, or an atexit call) (rule: constructors)", rel->target,
-                       f ? f->name : rel->section);
-        }
-    }
-}
-
 /* All rules on student object k. */
 static void check_object(lr_ctx *c, int k, const char *dir, const char *keep_dir,
                          const char *cu)
@@ -282,7 +170,7 @@ static void check_object(lr_ctx *c, int k, const char *dir, const char *keep_dir
         else if (t == 'u' || t == 'i' || (t >= 'A' && t <= 'Z' && t != 'N'))
             check_define(c, o, o->syms[i].name, t);
     }
-    check_outside_main(c, o);
+    lr_check_outside_main(c, o);
     lr_check_instructions(c, o);
     lr_check_asm_source(c, dir, keep_dir, cu);
     free(c->ptx);

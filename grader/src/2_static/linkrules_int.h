@@ -1,5 +1,5 @@
-/* Internal to the link rules: the state of one check, shared by linkrules.c (symbols, calls,
- * constructors) and linkrules_asm.c (host assembly). */
+/* Internal to the link rules: the state of one check, shared by linkrules.c (symbols, calls),
+ * linkrules_ctors.c (constructors) and linkrules_asm.c (host assembly). */
 #ifndef CML_LINKRULES_INT_H
 #define CML_LINKRULES_INT_H
 
@@ -44,6 +44,13 @@ void lr_edit(lr_ctx *c, const char *option, const char *sym);
 void lr_reachers(const lr_ctx *c, char (*origins)[256], int norigins, char *buf, size_t len);
 /* One note line (not a violation). */
 void lr_note(lr_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Whether sym matches one of the NULL-ended fnmatch patterns. */
+int lr_glob_any(const char *sym, const char *const *patterns);
+
+/* linkrules_ctors.c: the constructors rule on o: what .init_array & co. run, who registers an
+ * exit hook. */
+void lr_check_outside_main(lr_ctx *c, const lr_object *o);
 
 /* linkrules_asm.c: system-call instructions in o's host code; asm statements in the host-side
  * translation <dir>/<keep_dir>/<base of cu>.cudafe1.cpp. */

@@ -1,0 +1,121 @@
+/* The constructors rule: no student code runs before or after main without being called.
+ * .init_array & co. point only at nvcc's registrar or at a library's static initializer
+ * (<iostream>'s, link.rules `initializer`), and exit hooks are referenced only from the
+ * registrar. */
+#include "linkrules_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The function a relocation target names: itself, or the function at section+addend. */
+static const char *target_function(const lr_object *o, const lr_reloc *rel)
+{
+    if (rel->target[0] != '.')
+        return rel->target;
+    const lr_func *f = lr_func_at(o, rel->target, (uint64_t)rel->addend);
+    return f ? f->name : rel->target;
+}
+
+/* Whether o has a relocation in [from, to) of section sect. */
+static int relocated(const lr_object *o, const char *sect, uint64_t from, uint64_t to)
+{
+    for (int i = 0; i < o->nrels; i++)
+        if (o->rels[i].offset >= from && o->rels[i].offset < to &&
+            strcmp(o->rels[i].section, sect) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether every branch and RIP-relative operand of f (objdump -d) carries a relocation, so that
+ * all f reaches is in its relocations: a file-local function or datum of the same section
+ * needs none (`jmp 0 <_ZL9earlyWorkv>`, a `lea` of its address for an indirect call). An
+ * indirect branch never passes. */
+static int reaches_only_by_relocation(const lr_object *o, const lr_func *f)
+{
+    char func[256];
+    int in = 0, found = 0;
+    uint64_t pending = UINT64_MAX;
+    for (const char *l = o->disasm; l && *l; l += strcspn(l, "\n"), l += *l == '\n') {
+        size_t n = strcspn(l, "\n");
+        if (lr_disasm_header(l, n, func, sizeof func)) {
+            in = strcmp(func, f->name) == 0;
+            found |= in;
+            continue;
+        }
+        char *end;
+        uint64_t at = strtoull(l, &end, 16);
+        const char *tab = in && *end == ':' ? memchr(l, '\t', n) : NULL;
+        const char *text = tab ? memchr(tab + 1, '\t', (size_t)(l + n - tab - 1)) : NULL;
+        if (!text++) /* another function's line, or raw bytes continued */
+            continue;
+        if (pending != UINT64_MAX && !relocated(o, f->section, pending, at))
+            return 0;
+        int branch = text[0] == 'j' || strncmp(text, "call", 4) == 0;
+        if (branch && memchr(text, '*', (size_t)(l + n - text)))
+            return 0;
+        pending = branch || memmem(text, (size_t)(l + n - text), "(%rip)", 6) ? at : UINT64_MAX;
+    }
+    return found && (pending == UINT64_MAX ||
+                     relocated(o, f->section, pending, f->value + f->size));
+}
+
+/* Whether fn, a function of o that .init_array names, references only what a library's static
+ * initializer may (link.rules `initializer`): <iostream> before GCC 13 gives each file a
+ * std::ios_base::Init object, built and its destructor registered there. A student's global
+ * object in the same file lands in the same function, and its references fail this. A
+ * section-relative reference names the data object at that place (PC-relative: 4 before), and
+ * a direct call needing no relocation (a file-local function in the same section) counts too. */
+static int library_initializer(const lr_ctx *c, const lr_object *o, const char *fn)
+{
+    const lr_func *f = NULL;
+    int seen = 0;
+    for (int i = 0; i < o->nfuncs && !f; i++)
+        f = strcmp(o->funcs[i].name, fn) == 0 ? &o->funcs[i] : NULL;
+    for (int i = 0; f && i < o->nrels; i++) {
+        const lr_reloc *rel = &o->rels[i];
+        if (strcmp(rel->section, f->section) != 0 || rel->offset < f->value ||
+            rel->offset >= f->value + f->size)
+            continue;
+        const char *name = rel->target;
+        const lr_func *d = name[0] != '.' ? NULL
+                           : lr_data_at(o, name, (uint64_t)rel->addend)
+                               ? lr_data_at(o, name, (uint64_t)rel->addend)
+                               : lr_data_at(o, name, (uint64_t)rel->addend + 4);
+        if (!cml_link_match(c->r, CML_LINK_INITIALIZER, d ? d->name : name, NULL))
+            return 0;
+        seen++;
+    }
+    char *calls = seen && reaches_only_by_relocation(o, f) ? lr_calls_text(o) : NULL;
+    char caller[256], callee[256];
+    int ok = calls != NULL;
+    for (const char *l = calls; ok && l && *l; l += strcspn(l, "\n"), l += *l == '\n')
+        if (sscanf(l, "%255s %255s", caller, callee) == 2 && strcmp(caller, fn) == 0)
+            ok = cml_link_match(c->r, CML_LINK_INITIALIZER, callee, NULL);
+    free(calls);
+    return ok;
+}
+
+/* Contract in linkrules_int.h. */
+void lr_check_outside_main(lr_ctx *c, const lr_object *o)
+{
+    static const char *const TABLES[] = { ".init_array*", ".fini_array*", ".preinit_array*",
+                                          ".ctors*", ".dtors*", NULL };
+    for (int i = 0; i < o->nrels; i++) {
+        const lr_reloc *rel = &o->rels[i];
+        if (lr_glob_any(rel->section, TABLES)) {
+            const char *fn = target_function(o, rel);
+            if (!cml_link_match(c->r, CML_LINK_REGISTRAR, fn, NULL) &&
+                !library_initializer(c, o, fn))
+                lr_say(c, "runs '%s' before or after main (from %s): a student file may have "
+                       "no static constructors, no global objects with constructors or "
+                       "destructors, no exit handlers (rule: constructors)", fn, rel->section);
+        } else if (cml_link_match(c->r, CML_LINK_HOOK, rel->target, NULL)) {
+            const lr_func *f = lr_func_at(o, rel->section, rel->offset);
+            if (!f || !cml_link_match(c->r, CML_LINK_REGISTRAR, f->name, NULL))
+                lr_say(c, "registers an exit handler: '%s' used by '%s' (a global object with "
+                       "a destructor, or an atexit call) (rule: constructors)", rel->target,
+                       f ? f->name : rel->section);
+        }
+    }
+}
