@@ -41,8 +41,13 @@ static char *render(int tty)
         free(mem);
         return buf;
     }
-    ssize_t n = read(master, buf, sizeof buf - 1);
-    buf[n > 0 ? n : 0] = '\0';
+    /* every chunk until the closed slave side reads as the end (EIO): one read may return
+     * only the first of them on a loaded machine (seen once in make check) */
+    size_t got = 0;
+    for (ssize_t n;
+         got < sizeof buf - 1 && (n = read(master, buf + got, sizeof buf - 1 - got)) > 0;)
+        got += (size_t)n;
+    buf[got] = '\0';
     close(master);
     return buf;
 }
