@@ -99,3 +99,35 @@ void uploadScale(float a, float b, cudaStream_t s)
     const float v[2] = {a, b};
     CML_CHECK(cudaMemcpyToSymbolAsync(c_scale, v, sizeof v, 0, cudaMemcpyHostToDevice, s));
 }
+
+// the standard library a host helper may use: string streams (their VTT symbols, _ZTT...),
+// exceptions, std::function, a seeded engine, std::stoi, perror
+#include <functional>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+std::string describeLaunch(size_t n, int blocks)
+{
+    std::ostringstream s;
+    s << "n=" << n << " blocks=" << blocks;
+    return s.str();
+}
+int parsedOrThrow(const std::string &text)
+{
+    std::istringstream in(text);
+    int v = 0;
+    if (!(in >> v))
+        throw std::runtime_error("not a number: " + text);
+    return v + std::stoi("0");
+}
+int applyTwice(const std::function<int(int)> &f, int x) { return f(f(x)); }
+float hostNoise(unsigned seed)
+{
+    std::mt19937 gen(seed);
+    return std::uniform_real_distribution<float>(0.0f, 1.0f)(gen);
+}
+void reportFailure(const char *what)
+{
+    if (!what)
+        perror("reportFailure");
+}
