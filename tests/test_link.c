@@ -295,6 +295,20 @@ START_TEST(global_variable_and_c_helper_are_linked_file_local)
 }
 END_TEST
 
+/* C++17 inline variables with C names (GNU unique, which objcopy cannot make local) build:
+ * each is renamed out of every library's names in the linked copy, not refused as weak. */
+START_TEST(inline_variables_are_renamed_not_refused)
+{
+    ck_assert_msg(legit.ok && linked_symbol(&legit, "g_wrapperCalls") == 0 &&
+                  linked_symbol(&legit, "g_wrapperCalls.student") == 'u' &&
+                  linked_symbol(&legit, "kDefaultThreads.student") == 'u',
+                  "g_wrapperCalls %c, g_wrapperCalls.student %c, kDefaultThreads.student %c",
+                  linked_symbol(&legit, "g_wrapperCalls"),
+                  linked_symbol(&legit, "g_wrapperCalls.student"),
+                  linked_symbol(&legit, "kDefaultThreads.student"));
+}
+END_TEST
+
 START_TEST(rejects_a_line_directive)
 {
     assert_rejects("has a line directive at coalescing.cu:", "(rule: asm)");
@@ -380,6 +394,7 @@ Suite *link_suite(void)
     tcase_add_test(tc, refused_call_costs_only_the_tasks_whose_wrappers_reach_it);
     tcase_add_test(tc, refused_call_points_at_a_trap_in_the_linked_object);
     tcase_add_test(tc, global_variable_and_c_helper_are_linked_file_local);
+    tcase_add_test(tc, inline_variables_are_renamed_not_refused);
     tcase_add_test(tc, rejects_a_line_directive);
     tcase_add_test(tc, violation_is_the_first_line_of_the_log);
     tcase_add_test(tc, passes_correct_code_written_differently);

@@ -78,7 +78,18 @@ static void check_define(lr_ctx *c, const lr_object *o, const char *sym, char ty
                sym, WHAT_MAY);
     else if (api || cml_link_match(c->r, CML_LINK_INTERNAL, sym, NULL))
         return;
-    else if (strncmp(sym, "_Z", 2) != 0 && !(weak && pristine_defines(c, sym, NULL)) &&
+    else if (strncmp(sym, "_Z", 2) != 0 && weak && !pristine_defines(c, sym, NULL) &&
+             !student_references(c, o, sym)) {
+        /* a C++17 inline variable (`inline int launches = 0;`: GNU unique, which objcopy cannot
+         * make local) or a weak definition: renamed where it is defined, to a name no library
+         * or harness can hold (a C identifier has no '.'), so it interposes nothing; every
+         * file that defines it gets the same name */
+        char to[600];
+        snprintf(to, sizeof to, "%.280s=%.280s.student", sym, sym);
+        lr_edit(c, "--redefine-sym", to);
+        lr_note(c, "link: %s: '%s' renamed '%s.student' (a weak or inline definition, kept "
+                "out of the libraries' names)", c->obj, sym, sym);
+    } else if (strncmp(sym, "_Z", 2) != 0 && !(weak && pristine_defines(c, sym, NULL)) &&
              (weak || student_references(c, o, sym)))
         lr_say(c, "defines '%s'%s, which %s: %s (rule: defines)", sym,
                is_kernel(c, sym) ? ", a kernel with C linkage (drop its extern \"C\")"

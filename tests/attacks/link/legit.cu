@@ -131,3 +131,9 @@ void reportFailure(const char *what)
     if (!what)
         perror("reportFailure");
 }
+
+// C++17 inline variables: weak (GNU unique) definitions with C names, renamed by the link step
+inline int g_wrapperCalls = 0;
+inline constexpr int kDefaultThreads = 256;
+const int &defaultThreads() { return kDefaultThreads; }
+int countWrapperCall() { return ++g_wrapperCalls; }
