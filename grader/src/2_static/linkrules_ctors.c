@@ -47,8 +47,9 @@ static int reaches_only_by_relocation(const lr_object *o, const lr_func *f)
         uint64_t at = strtoull(l, &end, 16);
         const char *tab = in && *end == ':' ? memchr(l, '\t', n) : NULL;
         const char *text = tab ? memchr(tab + 1, '\t', (size_t)(l + n - tab - 1)) : NULL;
-        if (!text++) /* another function's line, or raw bytes continued */
+        if (!text) /* another function's line, or raw bytes continued */
             continue;
+        text++;
         if (pending != UINT64_MAX && !relocated(o, f->section, pending, at))
             return 0;
         int branch = text[0] == 'j' || strncmp(text, "call", 4) == 0;
