@@ -70,9 +70,9 @@ static void check_define(lr_ctx *c, const lr_object *o, const char *sym, char ty
     else if (lr_glob_any(sym, NEW_DELETE))
         lr_say(c, "defines '%s': replacing operator new or delete replaces the C++ runtime's "
                "allocator for the harness too (rule: defines)", sym);
-    else if (!weak && pristine_defines(c, sym, NULL))
-        lr_say(c, "defines '%s', which the harness defines too: %s (rule: defines)", sym,
-               WHAT_MAY);
+    else if (!weak && pristine_defines(c, sym, NULL)) /* e.g. a kernel named like the given one */
+        lr_say(c, "defines '%s', which the harness defines too: give yours another name, or "
+               "make it static (rule: defines)", sym);
     else if (!api && pristine_imports(c, sym))
         lr_say(c, "defines '%s', which the harness takes from a library: %s (rule: defines)",
                sym, WHAT_MAY);
