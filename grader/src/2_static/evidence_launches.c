@@ -103,7 +103,7 @@ static int write_launches(const lr_object *o, const char *file, const char *ev)
 }
 
 /* ev/<file>.calls: "caller target" for each symbol a host function refers to or calls
- * (linkrules_calls.c); a `calls` check (calls_check.c) walks these lines. */
+ * (linkrules_calls.c); the forbid check follows them into other files (calls_check.c). */
 static int write_calls(const lr_object *o, const char *file, const char *ev)
 {
     char path[CML_PATH], *text = lr_calls_text(o);

@@ -1,7 +1,8 @@
 /* Who calls whom in a student object, from its relocations (library calls, other files'
  * functions) and the direct calls and jumps of its disassembly (a file-local function in the
- * same section needs no relocation: `call 0 <_ZL6helperPf>`). Two readers: the `calls`
- * technique check, through the build's ev/<file>.calls evidence (evidence_launches.c), and
+ * same section needs no relocation: `call 0 <_ZL6helperPf>`). Two readers: the forbid check,
+ * following a file's calls into another file's functions through the build's ev/<file>.calls
+ * evidence (evidence_launches.c, calls_check.c), and
  * the link rules, which find the API functions whose code reaches a refused call
  * (linkrules_reach.c). References made through data (a table of function pointers) are not
  * followed: a refused call reached only that way costs the whole lab, never less. */
