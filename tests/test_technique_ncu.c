@@ -156,13 +156,19 @@ static void lab_task(int t, cml_task_result *x)
     cml_technique_task(&spec, &spec.tasks[t], &env, x);
 }
 
-/* TWO_TASKS, both solved, through the lab's shared run (unconfined, to read the fake's
- * arguments), then each task's checks into a and b. */
-static void grade_two_tasks(cml_task_result *a, cml_task_result *b)
+/* A spec of two tasks loaded and both profiled in the lab's shared run (unconfined, to read
+ * the fake's arguments). */
+static void shared_run_of_two(const char *text)
 {
     setenv("CML_SANDBOX", "off", 1);
-    ck_assert_msg(load(TWO_TASKS) == 0, "%s", err);
+    ck_assert_msg(load(text) == 0, "%s", err);
     ck_assert_int_eq(cml_tech_ncu_lab(&spec, (int[]){1, 1}, &env), 2);
+}
+
+/* TWO_TASKS, both solved, through the lab's shared run, then each task's checks into a and b. */
+static void grade_two_tasks(cml_task_result *a, cml_task_result *b)
+{
+    shared_run_of_two(TWO_TASKS);
     lab_task(0, a);
     lab_task(1, b);
     cml_ncu_runs_free(env.ncu);
@@ -236,11 +242,9 @@ END_TEST
 START_TEST(ncu_star_checks_share_a_run_by_case_markers)
 {
     cml_task_result a, b;
-    setenv("CML_SANDBOX", "off", 1);
     setenv("FAKE_NCU", "cases", 1);
     setenv("FAKE_NCU_OTHER", "9", 1);
-    ck_assert_msg(load(STAR_TASKS) == 0, "%s", err);
-    ck_assert_int_eq(cml_tech_ncu_lab(&spec, (int[]){1, 1}, &env), 2);
+    shared_run_of_two(STAR_TASKS);
     lab_task(0, &a);
     lab_task(1, &b);
     ck_assert_int_eq(ncu_runs(), 1);
@@ -260,11 +264,9 @@ END_TEST
 START_TEST(ncu_star_checks_without_one_marker_per_case)
 {
     cml_task_result a, b;
-    setenv("CML_SANDBOX", "off", 1);
     setenv("FAKE_NCU", "two", 1);
     setenv("FAKE_NCU_OTHER", "9", 1);
-    ck_assert_msg(load(STAR_TASKS) == 0, "%s", err);
-    ck_assert_int_eq(cml_tech_ncu_lab(&spec, (int[]){1, 1}, &env), 2);
+    shared_run_of_two(STAR_TASKS);
     lab_task(0, &a);
     ck_assert_int_eq(ncu_runs(), 2);
     ck_assert_msg(!strstr(a.tech[0].detail, "one ncu run"), "%s", a.tech[0].detail);
