@@ -47,15 +47,21 @@ void rec_copy(char *dst, size_t len, const rec_span *s)
     dst[n] = '\0';
 }
 
+/* A span, present and not empty, as a C string in buf (size len); -1 when it does not fit. */
+static int span_text(const rec_span *s, char *buf, size_t len)
+{
+    if (!s || s->len == 0 || s->len >= len)
+        return -1;
+    memcpy(buf, s->p, s->len);
+    buf[s->len] = '\0';
+    return 0;
+}
+
 /* A span as an unsigned decimal; -1 when absent, empty, signed, non-digit or too large. */
 int rec_u64(const rec_span *s, uint64_t *out)
 {
     char buf[24];
-    if (!s || s->len == 0 || s->len >= sizeof buf)
-        return -1;
-    memcpy(buf, s->p, s->len);
-    buf[s->len] = '\0';
-    return cml_parse_u64(buf, out);
+    return span_text(s, buf, sizeof buf) == 0 ? cml_parse_u64(buf, out) : -1;
 }
 
 /* A span as an int in [lo, hi]; -1 otherwise. */
@@ -68,15 +74,12 @@ int rec_int(const rec_span *s, int lo, int hi, int *out)
     return 0;
 }
 
-/* A span as a finite, non-negative number; -1 otherwise. */
 /* Any number strtod reads, the whole span: negative, nan and inf too. */
 int rec_real(const rec_span *s, double *out)
 {
     char buf[48], *end;
-    if (!s || s->len == 0 || s->len >= sizeof buf)
+    if (span_text(s, buf, sizeof buf) != 0)
         return -1;
-    memcpy(buf, s->p, s->len);
-    buf[s->len] = '\0';
     errno = 0;
     double v = strtod(buf, &end);
     if (*end != '\0' || (errno == ERANGE && isfinite(v) && v != 0))
@@ -85,6 +88,7 @@ int rec_real(const rec_span *s, double *out)
     return 0;
 }
 
+/* A span as a finite, non-negative number; -1 otherwise. */
 int rec_double(const rec_span *s, double *out)
 {
     double v;
