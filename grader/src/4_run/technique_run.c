@@ -226,10 +226,12 @@ static void judge_rows(const cml_tech_spec *c, const cml_proc_result *r, const c
         /* the lab ran under ncu (cml-confine started it) and launched no kernel that matches
          * (for `*`: none after the harness's marker): a renamed or unlaunched kernel, work done
          * on the host, or a lab that behaves differently when profiled */
+        char which[80] = "of the task";
+        if (!c->task_kernels)
+            snprintf(which, sizeof which, "matching '%.60s'", c->pattern);
         out->state = CML_TECH_FAILED;
-        snprintf(out->detail, sizeof out->detail, "no kernel %s%.60s%s ran under ncu (case "
-                 "%.80s): %.80s", c->task_kernels ? "of the task" : "matching '",
-                 c->task_kernels ? "" : c->pattern, c->task_kernels ? "" : "'", one, tail);
+        snprintf(out->detail, sizeof out->detail, "no kernel %s ran under ncu (case %.80s): "
+                 "%.80s", which, one, tail);
     } else if (rows == 0)
         snprintf(out->detail, sizeof out->detail, "not checked (ncu reported no %.80s for "
                  "a kernel matching %.60s: %.80s)", c->metric, c->pattern, tail);
