@@ -20,7 +20,8 @@ build_one() { # lab file source
     mkdir -p "$d" && cp "solutions/$lab/$file" "$d/"
     if [ -f "$s/bug.patch" ]; then (cd "$d" && patch -s -p1 < "$OLDPWD/$s/bug.patch")
     elif [ -f "$s/$file" ]; then cp "$s/$file" "$d/"; fi
-    nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo -Icommon -Ilabs/$lab -o "$d/lab" \
+    nvcc -O3 -std=c++17 --extended-lambda --expt-relaxed-constexpr -arch=sm_90 -lineinfo \
+        -Icommon -Ilabs/$lab -o "$d/lab" \
         "labs/$lab/harness.cu" "$d/$file" common/*.cpp common/cml_gpu.cu > "$d/build.log" 2>&1 ||
         echo "$lab $(basename "$s"): build failed"
 }
