@@ -115,8 +115,7 @@ START_TEST(sanitizer_error_in_a_lab_run_costs_only_its_task)
     setenv("FAKE_CS", "error", 1);
     setenv("FAKE_CS_TASK", "1.1", 1);
     grade(NULL);
-    /* 11 runs (racecheck one per task: 3 + 2), then lab 01's memcheck again task by task */
-    ck_assert_msg(g->score == g->max_score - 10 && g->sanitize_runs == 14, "%g/%g after %d runs",
+    ck_assert_msg(g->score == g->max_score - 10 && g->sanitize_runs == 11, "%g/%g after %d runs",
                   g->score, g->max_score, g->sanitize_runs);
 }
 END_TEST
@@ -218,7 +217,7 @@ START_TEST(tools_with_nothing_to_check_pass_without_a_run)
                   "%g/%g; racecheck: %s; synccheck: %s", g->score, g->max_score, race->detail,
                   sync->detail);
     ck_assert_msg(lab1[0] == 1 && lab1[1] == 0 && lab1[2] == 0 && lab1[3] == 1 &&
-                  lab2[0] == 1 && lab2[1] == 2 && lab2[2] == 1 && lab2[3] == 1, /* 2 tasks */
+                  lab2[0] == 1 && lab2[1] == 1 && lab2[2] == 1 && lab2[3] == 1,
                   "runs of memcheck, racecheck, synccheck, initcheck: lab 01 %d %d %d %d, "
                   "lab 02 %d %d %d %d", lab1[0], lab1[1], lab1[2], lab1[3], lab2[0], lab2[1],
                   lab2[2], lab2[3]);
@@ -228,23 +227,21 @@ END_TEST
 START_TEST(clean_sanitizers_keep_full_marks)
 {
     grade(NULL);
-    /* memcheck, synccheck and initcheck one job per lab; racecheck one per task (3 + 2) */
-    ck_assert_msg(g->score == g->max_score && g->sanitize_runs == 11 &&
+    ck_assert_msg(g->score == g->max_score && g->sanitize_runs == 8 &&
                   task(0, "1.1")->sanitizers[3].state == CML_TECH_PASSED,
                   "%g/%g after %d runs", g->score, g->max_score, g->sanitize_runs);
 }
 END_TEST
 
 /* The longest tool's jobs start first (grade_sanitize.c, TOOL_ORDER): one at a time, both labs'
- * racecheck runs, one per task (3 + 2), come before any other tool's. */
+ * racecheck runs come before any other tool's. */
 START_TEST(racecheck_jobs_start_first)
 {
     setenv("CML_SANITIZE_JOBS", "1", 1);
     grade(NULL);
     char *log = runs(), *p = log;
-    const char *want[] = { "racecheck", "racecheck", "racecheck", "racecheck", "racecheck",
-                           "memcheck", "memcheck" };
-    for (int i = 0; i < 7; i++) {
+    const char *want[] = { "racecheck", "racecheck", "memcheck", "memcheck" };
+    for (int i = 0; i < 4; i++) {
         char *tool = strstr(p, "--tool ");
         ck_assert_msg(tool && strncmp(tool + 7, want[i], strlen(want[i])) == 0,
                       "run %d is not %s: %s", i + 1, want[i], log);
@@ -312,7 +309,7 @@ START_TEST(sanitizer_jobs_run_concurrently)
     setenv("FAKE_CS_SLEEP", "1", 1);
     setenv("CML_SANITIZE_JOBS", "8", 1);
     grade(NULL);
-    ck_assert_msg(g->sanitize_runs == 11 && g->sanitize_s < 4, "%d one-second runs took %.1f s",
+    ck_assert_msg(g->sanitize_runs == 8 && g->sanitize_s < 4, "%d one-second runs took %.1f s",
                   g->sanitize_runs, g->sanitize_s);
 }
 END_TEST
@@ -342,7 +339,7 @@ START_TEST(sanitizers_never_run_while_a_lab_is_timed)
     double first = 1e300;
     for (const char *p = log; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
         first = atof(p) < first ? atof(p) : first;
-    ck_assert_msg(g->sanitize_runs == 11 && first >= last_task_line,
+    ck_assert_msg(g->sanitize_runs == 8 && first >= last_task_line,
                   "first tool run at %.3f, last lab line at %.3f", first, last_task_line);
     free(log);
 }
