@@ -1,6 +1,7 @@
 /* Build: compile a staged lab folder with nvcc, as docs/ARCHITECTURE.md says: each student
- * file alone (nvcc -c, its object checked by the link rules, linkrules.h), then the harness and
- * the harness library (CML_COMMON_SOURCES), then one link with the harness objects first.
+ * file alone (nvcc -c, its object checked by the link rules, linkrules.h), the harness and the
+ * harness library (CML_COMMON_SOURCES) meanwhile in a thread, then one link with the harness
+ * objects first.
  * Reference builds are cached by a hash of sources, flags, link rules and nvcc. */
 #include "build.h"
 #include "evidence.h"
