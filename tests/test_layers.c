@@ -2,9 +2,10 @@
  * a header of base/ itself or of common/ (the harness's shared headers, cml_rand.h), never one
  * of the pipeline's folders, so base/ can be read, built and tested alone. (A status table in
  * 7_score/ that base/cml.h included once made base, 5_verify and 7_score one include cycle.)
- * And no two folders of grader/src include each other, directly or around a loop. Added to the
- * sheets suite. No GPU. */
+ * And no two folders of grader/src include each other, directly or around a loop, and no numbered
+ * folder includes a later one's header. Added to the sheets suite. No GPU. */
 #include <check.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,20 +142,78 @@ static void add_file_edges(void *ctx, const char *name, const char *text)
     file_edges(f->g, f->a, name, text);
 }
 
+/* g: the grader's folders and their include edges. */
+static void include_graph(folder_graph *g)
+{
+    char src[CML_PATH], dir[CML_PATH];
+    grader_folders(g);
+    snprintf(src, sizeof src, "%s/grader/src", test_root());
+    int files = 0;
+    for (int a = 0; a < g->n; a++) {
+        folder_file ff = { g, a };
+        if (cml_fmt(dir, sizeof dir, "%s/%s", src, g->name[a]) == 0)
+            files += each_source(dir, add_file_edges, &ff);
+    }
+    ck_assert_msg(g->n >= 12 && files >= 100, "%d folders, %d files", g->n, files);
+}
+
 START_TEST(grader_folders_include_no_cycle)
 {
     static folder_graph g;
-    char src[CML_PATH], dir[CML_PATH], why[4096] = "";
-    grader_folders(&g);
-    snprintf(src, sizeof src, "%s/grader/src", test_root());
-    int files = 0;
-    for (int a = 0; a < g.n; a++) {
-        folder_file ff = { &g, a };
-        if (cml_fmt(dir, sizeof dir, "%s/%s", src, g.name[a]) == 0)
-            files += each_source(dir, add_file_edges, &ff);
-    }
-    ck_assert_msg(g.n >= 12 && files >= 100, "%d folders, %d files", g.n, files);
+    char why[4096] = "";
+    include_graph(&g);
     ck_assert_msg(!find_cycle(&g, why, sizeof why), "an include cycle between folders:\n%s", why);
+}
+END_TEST
+
+/* The numbered folders' edges that go against their order ("4_run -> 5_verify (...)"), one per
+ * line into why; how many. The unnumbered folders (base, sandbox, pipeline) are not ordered
+ * by their names: the cycle test covers them. */
+static int upward_edges(const folder_graph *g, char *why, size_t len)
+{
+    int n = 0;
+    for (int a = 0; a < g->n; a++)
+        for (int b = 0; b < g->n; b++)
+            if (g->edge[a][b] && isdigit((unsigned char)g->name[a][0]) &&
+                isdigit((unsigned char)g->name[b][0]) && strcmp(g->name[b], g->name[a]) > 0) {
+                size_t used = strlen(why);
+                snprintf(why + used, len - used, "%s -> %s (%s)\n", g->name[a], g->name[b],
+                         g->example[a][b]);
+                n++;
+            }
+    return n;
+}
+
+/* The folders' numbers are the order a submission goes through them: a stage may read what an
+ * earlier one defines, never a later one's. (0_spec once asked 5_verify for a case's output size
+ * and 2_static for the link rules' parser; both now live in 0_spec.) */
+START_TEST(numbered_folders_include_no_later_folder)
+{
+    static folder_graph g;
+    char why[4096] = "";
+    include_graph(&g);
+    ck_assert_msg(upward_edges(&g, why, sizeof why) == 0, "includes against the order:\n%s", why);
+}
+END_TEST
+
+/* The order check itself: 0_spec -> 5_verify is caught and named, 5_verify -> 0_spec and an
+ * edge into an unnumbered folder are not. */
+START_TEST(an_include_against_the_order_is_caught)
+{
+    static folder_graph g;
+    char why[512] = "";
+    memset(&g, 0, sizeof g);
+    g.n = 3;
+    snprintf(g.name[0], 32, "0_spec");
+    snprintf(g.name[1], 32, "5_verify");
+    snprintf(g.name[2], 32, "sandbox");
+    add_edge(&g, 1, 0, "%s includes \"%s\"", "verify.c", "checks.h");
+    add_edge(&g, 0, 2, "%s includes \"%s\"", "spec.c", "run.h");
+    ck_assert_int_eq(upward_edges(&g, why, sizeof why), 0);
+    add_edge(&g, 0, 1, "%s includes \"%s\"", "spec_draw.c", "verify.h");
+    ck_assert_msg(upward_edges(&g, why, sizeof why) == 1 &&
+                  strstr(why, "0_spec -> 5_verify (spec_draw.c includes \"verify.h\")"), "%s",
+                  why);
 }
 END_TEST
 
@@ -195,5 +254,7 @@ void layers_add(Suite *s)
     tcase_add_test(tc, an_include_of_a_pipeline_header_is_caught);
     tcase_add_test(tc, grader_folders_include_no_cycle);
     tcase_add_test(tc, an_include_cycle_is_caught);
+    tcase_add_test(tc, numbered_folders_include_no_later_folder);
+    tcase_add_test(tc, an_include_against_the_order_is_caught);
     suite_add_tcase(s, tc);
 }

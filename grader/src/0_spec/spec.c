@@ -2,7 +2,7 @@
  * one directive per line, lab directives first, then task blocks. Every mistake is reported
  * as "path:line: what", so a typo never turns into a silently different grading. */
 #include "spec_parse.h"
-#include "linkrules.h"
+#include "linkrules_spec.h"
 
 #include <errno.h>
 #include <math.h>

@@ -3,7 +3,7 @@
  * `draw rows=1..3000,cols=1..3000,passes=2`: several keys, fixed ones too). A table of answers
  * for the sheet's sizes then fails; the same seed draws the same cases, so a re-grade repeats. */
 #include "spec_parse.h"
-#include "verify.h"
+#include "checks.h"
 #include "cml_rand.h"
 #include "util.h"
 

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linkrules.h"
+#include "linkrules_spec.h"
 #include "util.h" /* cml_parse_u64 */
-#include "verify.h"
+#include "checks.h"
 
 #define ID_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
 

@@ -9,9 +9,7 @@
 #include <stddef.h>
 
 #include "cml.h"
-
-/* The file every lab shares, under the repository root. */
-#define CML_LINK_RULES_FILE "grader/specs/link.rules"
+#include "linkrules_spec.h"
 
 /* Outcome of cml_link_check. */
 enum cml_link_result {
@@ -41,24 +39,6 @@ typedef struct {
 } cml_link_outcome;
 
 void cml_link_outcome_free(cml_link_outcome *o);
-
-/* Append the names of one directive line (whitespace-separated patterns) to r under `list`
- * (and `group` for deny). 0, or -1 with a message (no file:line) in err. */
-int cml_link_add(cml_link_rules *r, int list, const char *group, char *args, char *err,
-                 size_t errlen);
-
-/* Read a link.rules file (format at its top) and append its names to r; sets
- * r->common_loaded. 0, or -1 with "path:line: what" in err. */
-int cml_link_rules_load(const char *path, cml_link_rules *r, char *err, size_t errlen);
-
-/* Whether `sym` matches a pattern of `list` (fnmatch glob). For CML_LINK_API a C++ symbol
- * matches by its top-level name: `_Z8um_allocm` matches `um_alloc`. The matching entry's group
- * goes to *group when non-NULL. */
-int cml_link_match(const cml_link_rules *r, int list, const char *sym, const char **group);
-
-/* The link_api name that symbol sym defines (by its C name, or as a C++ function by its
- * top-level name), or NULL when it is none of the lab's API. */
-const char *cml_link_api_of(const cml_link_rules *r, const char *sym);
 
 /* Check the student objects of a staged folder. student_cu[i] is a student source relative to
  * dir, compiled to <base>.o beside it with nvcc --keep --keep-dir <keep_dir> (relative to dir);

@@ -9,7 +9,7 @@
 #include "technique.h"
 #include "tool_run.h"
 #include "util.h"
-#include "verify.h"
+#include "checks.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* verify: compare the output file a lab binary wrote with the expected output, computed on
- * the CPU from the seed by the task's check (verify_checks.c). The file is read in chunks and
+ * the CPU from the seed by the task's check (checks.c, 0_spec). The file is read in chunks and
  * the expected values are generated chunk by chunk beside it: nothing is held whole. A large
  * file is split into slices compared on several threads (on an H200 grading of all seven labs,
  * one thread spent about 13 s of the 60 s here). */

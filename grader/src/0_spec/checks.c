@@ -1,7 +1,7 @@
 /* The table of CPU references. Inputs are never materialised: cml_rand_f32(seed, stream, i)
  * gives input element i directly, so each check computes its expected output in output
  * order and the only memory stream while verifying is the lab's output file, read in order. */
-#include "verify.h"
+#include "checks.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -118,13 +118,13 @@ const cml_check *cml_check_find(const char *name)
     return NULL;
 }
 
-/* Contract in verify.h. */
+/* Contract in checks.h. */
 uint64_t cml_mul_sat(uint64_t a, uint64_t b)
 {
     return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b;
 }
 
-/* Contract in verify.h. The default, one read and one write of every output element, is what
+/* Contract in checks.h. The default, one read and one write of every output element, is what
  * every harness of the device-memory labs passes as `bytes` (2 * elems * sizeof(float)). */
 uint64_t cml_case_bytes(const cml_task_spec *t, const cml_case_spec *c)
 {

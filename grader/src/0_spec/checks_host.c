@@ -1,7 +1,7 @@
 /* CPU references of Labs 06 and 07 (zero-copy, unified memory): saxpy over several passes and the
  * matrix sum, bit-exact by the choice of constants. The table at the end is
- * listed in verify_checks.c. */
-#include "verify.h"
+ * listed in checks.c. */
+#include "checks.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* CPU references of Lab 03 (bank conflicts): the conflict-degree rule, the 2008 scale experiment and the
  * tile-times-its-transpose kernel, each bit-exact. The table at the end is
- * listed in verify_checks.c. */
-#include "verify.h"
+ * listed in checks.c. */
+#include "checks.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* CPU references of Lab 04 (float4 alignment): points as float3 and as 16-byte structs. The table at the end is
- * listed in verify_checks.c. */
-#include "verify.h"
+ * listed in checks.c. */
+#include "checks.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* Link rules as data: the names of grader/specs/link.rules and of a spec's link_api and
  * link_calls lines, and matching a symbol against them. An instructor edits these files, so
  * every mistake is reported as "path:line: what". */
-#include "linkrules.h"
+#include "linkrules_spec.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -12,7 +12,7 @@
 
 #define PATTERN_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.$*?[]-"
 
-/* Contract in linkrules.h. */
+/* Contract in linkrules_spec.h. */
 int cml_link_add(cml_link_rules *r, int list, const char *group, char *args, char *err,
                  size_t errlen)
 {
@@ -55,7 +55,7 @@ static void top_level_name(const char *sym, char *buf, size_t len)
     buf[n] = '\0';
 }
 
-/* Contract in linkrules.h. */
+/* Contract in linkrules_spec.h. */
 const char *cml_link_api_of(const cml_link_rules *r, const char *sym)
 {
     char top[128];
@@ -67,7 +67,7 @@ const char *cml_link_api_of(const cml_link_rules *r, const char *sym)
     return NULL;
 }
 
-/* Contract in linkrules.h. */
+/* Contract in linkrules_spec.h. */
 int cml_link_match(const cml_link_rules *r, int list, const char *sym, const char **group)
 {
     char top[128];
@@ -123,7 +123,7 @@ static int rules_line(cml_link_rules *r, char *line, char *err, size_t errlen)
     return -1;
 }
 
-/* Contract in linkrules.h. */
+/* Contract in linkrules_spec.h. */
 int cml_link_rules_load(const char *path, cml_link_rules *r, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");

@@ -1,7 +1,7 @@
 /* CPU references of Lab 05 (SoA vs AoS): the particle update, the two-field kernel and the layout
  * conversion, bit-exact by the choice of constants. The table at the end is
- * listed in verify_checks.c. */
-#include "verify.h"
+ * listed in checks.c. */
+#include "checks.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
