@@ -196,17 +196,23 @@ START_TEST(numbered_folders_include_no_later_folder)
 }
 END_TEST
 
+/* g emptied to three folders named a, b and c (0, 1, 2), for the checkers' own tests. */
+static void three_folders(folder_graph *g, const char *a, const char *b, const char *c)
+{
+    memset(g, 0, sizeof *g);
+    g->n = 3;
+    snprintf(g->name[0], sizeof g->name[0], "%s", a);
+    snprintf(g->name[1], sizeof g->name[1], "%s", b);
+    snprintf(g->name[2], sizeof g->name[2], "%s", c);
+}
+
 /* The order check itself: 0_spec -> 5_verify is caught and named, 5_verify -> 0_spec and an
  * edge into an unnumbered folder are not. */
 START_TEST(an_include_against_the_order_is_caught)
 {
     static folder_graph g;
     char why[512] = "";
-    memset(&g, 0, sizeof g);
-    g.n = 3;
-    snprintf(g.name[0], 32, "0_spec");
-    snprintf(g.name[1], 32, "5_verify");
-    snprintf(g.name[2], 32, "sandbox");
+    three_folders(&g, "0_spec", "5_verify", "sandbox");
     add_edge(&g, 1, 0, "%s includes \"%s\"", "verify.c", "checks.h");
     add_edge(&g, 0, 2, "%s includes \"%s\"", "spec.c", "run.h");
     ck_assert_int_eq(upward_edges(&g, why, sizeof why), 0);
@@ -223,11 +229,7 @@ START_TEST(an_include_cycle_is_caught)
 {
     static folder_graph g;
     char why[1024] = "";
-    memset(&g, 0, sizeof g);
-    g.n = 3;
-    snprintf(g.name[0], 32, "1_stage");
-    snprintf(g.name[1], 32, "4_run");
-    snprintf(g.name[2], 32, "sandbox");
+    three_folders(&g, "1_stage", "4_run", "sandbox");
     add_edge(&g, 0, 1, "%s includes \"%s\"", "unpack.c", "run.h");
     add_edge(&g, 1, 2, "%s includes \"%s\"", "probe.c", "sandbox.h");
     ck_assert_int_eq(find_cycle(&g, why, sizeof why), 0);
@@ -235,11 +237,7 @@ START_TEST(an_include_cycle_is_caught)
     ck_assert_msg(find_cycle(&g, why, sizeof why) && strstr(why, "sandbox -> 1_stage "
                   "(sandbox_caps.c includes \"stage.h\")") && strstr(why, "1_stage -> 4_run"),
                   "%s", why);
-    memset(&g, 0, sizeof g);
-    g.n = 3;
-    snprintf(g.name[0], 32, "base");
-    snprintf(g.name[1], 32, "7_score");
-    snprintf(g.name[2], 32, "sandbox");
+    three_folders(&g, "base", "7_score", "sandbox");
     file_edges(&g, 0, "cml.h", "/* once: #include \"score.h\" */\n  #include \"sandbox.h\"\n");
     ck_assert_msg(!g.edge[0][1] && g.edge[0][2], "the comment's include counted, or the "
                   "indented one missed");
