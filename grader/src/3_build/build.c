@@ -8,7 +8,6 @@
 #include "linkrules.h"
 #include "stage.h"
 
-#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,57 +48,6 @@ static int lab_args(const cml_build *b, char *arch, size_t archlen, char **args)
     }
     args[n] = NULL;
     return n;
-}
-
-/* The link rules' names, which decide whether a build succeeds. */
-static uint64_t hash_rules(uint64_t h, const cml_link_rules *r)
-{
-    h = cml_fnv1a(h, "link-rules-1", 13);
-    h = cml_fnv1a(h, &r->common_loaded, sizeof r->common_loaded);
-    for (int i = 0; i < r->n; i++) {
-        h = cml_fnv1a(h, r->names[i].pattern, strlen(r->names[i].pattern) + 1);
-        h = cml_fnv1a(h, r->names[i].group, strlen(r->names[i].group) + 1);
-        h = cml_fnv1a(h, &r->names[i].list, sizeof r->names[i].list);
-    }
-    return h;
-}
-
-/* Hash of nvcc (path, size, time), the arguments, the link rules, and every source in the
- * staged folder. */
-static uint64_t build_hash(const cml_build *b, char *const *args)
-{
-    char nvcc[CML_PATH] = "", err[256], path[CML_PATH];
-    struct stat st;
-    memset(&st, 0, sizeof st);
-    if (cml_find_nvcc(nvcc, sizeof nvcc, err, sizeof err) == 0)
-        stat(nvcc, &st);
-    uint64_t h = cml_fnv1a(CML_FNV_INIT, nvcc, strlen(nvcc) + 1);
-    h = cml_fnv1a(h, &st.st_size, sizeof st.st_size);
-    h = cml_fnv1a(h, &st.st_mtime, sizeof st.st_mtime);
-    for (int i = 0; args[i]; i++)
-        h = cml_fnv1a(h, args[i], strlen(args[i]) + 1);
-    h = hash_rules(h, &b->spec->link);
-    for (int i = 0; i < b->spec->nharness; i++)
-        if (cml_fmt(path, sizeof path, "%s/%s", b->dir, b->spec->harness[i]) == 0)
-            h = cml_hash_file(h, path);
-    for (int i = 0; i < b->spec->nfiles; i++)
-        if (cml_fmt(path, sizeof path, "%s/%s", b->dir, b->spec->files[i]) == 0)
-            h = cml_hash_file(h, path);
-    for (int i = 0; i < b->spec->nreference_files; i++) /* absent on the student's side */
-        if (cml_fmt(path, sizeof path, "%s/%s", b->dir, b->spec->reference_files[i]) == 0)
-            h = cml_hash_file(h, path);
-    struct dirent **list = NULL;
-    char common[CML_PATH];
-    int n = cml_fmt(common, sizeof common, "%s/common", b->dir) == 0
-            ? scandir(common, &list, NULL, alphasort) : -1;
-    for (int i = 0; i < n; i++) {
-        if (list[i]->d_name[0] != '.' &&
-            cml_fmt(path, sizeof path, "%s/%s", common, list[i]->d_name) == 0)
-            h = cml_hash_file(h, path);
-        free(list[i]);
-    }
-    free(list);
-    return h;
 }
 
 /* Add text to the end of the build log. */
@@ -303,7 +251,7 @@ int cml_build_lab(cml_build *b)
     b->log = b->refused = NULL;
     b->bin_sha[0] = b->ev_dir[0] = b->ev_digest[0] = '\0';
     lab_args(b, arch, sizeof arch, args);
-    uint64_t h = b->cache_dir ? build_hash(b, args) : 0;
+    uint64_t h = b->cache_dir ? cml_build_hash(b, args) : 0;
     snprintf(key, sizeof key, "%s-sm%d", b->spec->lab, b->cc);
     if (b->cache_dir && cml_cache_lookup(b->cache_dir, key, h, "lab", b->bin, sizeof b->bin)) {
         b->ok = b->cached = 1;

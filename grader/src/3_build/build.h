@@ -100,6 +100,10 @@ void cml_build_free(cml_build *b);
 int cml_cache_lookup(const char *cache_dir, const char *name, uint64_t hash, const char *file,
                      char *path, size_t len);
 
+/* The cache key of build b with nvcc arguments args: nvcc (path, size, time), the arguments,
+ * the link rules, and every source in the staged folder. */
+uint64_t cml_build_hash(const cml_build *b, char *const *args);
+
 /* Copy `built` to the cache path atomically (temporary name, then rename), its SHA-256 beside
  * it. 0 on success. */
 int cml_cache_store(const char *built, const char *cached);

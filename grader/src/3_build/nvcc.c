@@ -2,6 +2,7 @@
 #include "build.h"
 #include "run.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +127,56 @@ void cml_nvcc_version(char *buf, size_t len)
             snprintf(buf, len, "%.*s", (int)strcspn(v + 3, " \n"), v + 3);
     }
     free(log);
+}
+
+/* The link rules' names, which decide whether a build succeeds. */
+static uint64_t hash_rules(uint64_t h, const cml_link_rules *r)
+{
+    h = cml_fnv1a(h, "link-rules-1", 13);
+    h = cml_fnv1a(h, &r->common_loaded, sizeof r->common_loaded);
+    for (int i = 0; i < r->n; i++) {
+        h = cml_fnv1a(h, r->names[i].pattern, strlen(r->names[i].pattern) + 1);
+        h = cml_fnv1a(h, r->names[i].group, strlen(r->names[i].group) + 1);
+        h = cml_fnv1a(h, &r->names[i].list, sizeof r->names[i].list);
+    }
+    return h;
+}
+
+/* Contract in build.h. */
+uint64_t cml_build_hash(const cml_build *b, char *const *args)
+{
+    char nvcc[CML_PATH] = "", err[256], path[CML_PATH];
+    struct stat st;
+    memset(&st, 0, sizeof st);
+    if (cml_find_nvcc(nvcc, sizeof nvcc, err, sizeof err) == 0)
+        stat(nvcc, &st);
+    uint64_t h = cml_fnv1a(CML_FNV_INIT, nvcc, strlen(nvcc) + 1);
+    h = cml_fnv1a(h, &st.st_size, sizeof st.st_size);
+    h = cml_fnv1a(h, &st.st_mtime, sizeof st.st_mtime);
+    for (int i = 0; args[i]; i++)
+        h = cml_fnv1a(h, args[i], strlen(args[i]) + 1);
+    h = hash_rules(h, &b->spec->link);
+    for (int i = 0; i < b->spec->nharness; i++)
+        if (cml_fmt(path, sizeof path, "%s/%s", b->dir, b->spec->harness[i]) == 0)
+            h = cml_hash_file(h, path);
+    for (int i = 0; i < b->spec->nfiles; i++)
+        if (cml_fmt(path, sizeof path, "%s/%s", b->dir, b->spec->files[i]) == 0)
+            h = cml_hash_file(h, path);
+    for (int i = 0; i < b->spec->nreference_files; i++) /* absent on the student's side */
+        if (cml_fmt(path, sizeof path, "%s/%s", b->dir, b->spec->reference_files[i]) == 0)
+            h = cml_hash_file(h, path);
+    struct dirent **list = NULL;
+    char common[CML_PATH];
+    int n = cml_fmt(common, sizeof common, "%s/common", b->dir) == 0
+            ? scandir(common, &list, NULL, alphasort) : -1;
+    for (int i = 0; i < n; i++) {
+        if (list[i]->d_name[0] != '.' &&
+            cml_fmt(path, sizeof path, "%s/%s", common, list[i]->d_name) == 0)
+            h = cml_hash_file(h, path);
+        free(list[i]);
+    }
+    free(list);
+    return h;
 }
 
 /* Contract in build.h. */
