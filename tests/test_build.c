@@ -386,5 +386,6 @@ Suite *build_suite(void)
     tcase_add_loop_test(tc, skeleton_compiles_without_warnings, 0, nspecs);
     tcase_add_loop_test(tc, solution_compiles_without_warnings, 0, nspecs);
     suite_add_tcase(s, tc);
+    build_objects_add(s);
     return s;
 }

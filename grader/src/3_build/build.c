@@ -139,6 +139,19 @@ typedef struct {
     char *log; /* their compiler output, appended after the student's */
 } pristine_job;
 
+/* The harness object o (relative to b->dir) in b's object cache: its path there into cached;
+ * 1 when it is there, unchanged since it was kept (cml_cache_lookup), and copied into b->dir. */
+static int harness_cached(const pristine_job *j, const char *o, char *cached, size_t len)
+{
+    const cml_build *b = j->b;
+    char key[96], to[CML_PATH], err[256];
+    snprintf(key, sizeof key, "%s-sm%d-harness", b->spec->lab, b->cc);
+    return cml_cache_lookup(b->object_cache, key, cml_build_hash(b, j->args, 0), o, cached,
+                            len) &&
+           cml_fmt(to, sizeof to, "%s/%s", b->dir, o) == 0 &&
+           cml_copy_file(cached, to, (size_t)64 << 20, err, sizeof err) == 0;
+}
+
 static void *compile_pristine(void *arg)
 {
     pristine_job *j = arg;
@@ -147,11 +160,15 @@ static void *compile_pristine(void *arg)
         char *cu = (char *)(i < nh ? b->spec->harness[i] : CML_COMMON_SOURCES[i - nh]);
         if (i < nh && !cml_is_cu(cu)) /* the harness list names its headers too */
             continue;
-        char *o = j->objs[j->n++] = cml_object_of(cu);
+        char *o = j->objs[j->n++] = cml_object_of(cu), cached[CML_PATH] = "", built[CML_PATH];
         if (o && i >= nh && !b->werror && cml_common_copy(b->common, b->dir, o) == 0)
             continue; /* compiled once for every build of this grading */
+        if (o && i < nh && b->object_cache && harness_cached(j, o, cached, sizeof cached))
+            continue; /* compiled by an earlier build of this lab, side and compiler */
         char *const step[] = { "-c", cu, "-o", o, NULL };
         j->rc = o ? nvcc_step(b, j->args, step, &j->log) : -1;
+        if (j->rc == 0 && cached[0] && cml_fmt(built, sizeof built, "%s/%s", b->dir, o) == 0)
+            cml_cache_store(built, cached); /* no cache: the next build compiles it again */
     }
     return NULL;
 }
@@ -251,7 +268,7 @@ int cml_build_lab(cml_build *b)
     b->log = b->refused = NULL;
     b->bin_sha[0] = b->ev_dir[0] = b->ev_digest[0] = '\0';
     lab_args(b, arch, sizeof arch, args);
-    uint64_t h = b->cache_dir ? cml_build_hash(b, args) : 0;
+    uint64_t h = b->cache_dir ? cml_build_hash(b, args, 1) : 0;
     snprintf(key, sizeof key, "%s-sm%d", b->spec->lab, b->cc);
     if (b->cache_dir && cml_cache_lookup(b->cache_dir, key, h, "lab", b->bin, sizeof b->bin)) {
         b->ok = b->cached = 1;

@@ -48,8 +48,10 @@ void cml_build_labs(const cml_grade_opts *o, const char *sub, const cml_lab_spec
     cml_fmt(cache, sizeof cache, "%s/build/cache", o->root);
     for (int i = 0; jobs && i < n; i++) {
         cml_build *s = &lb[i].student, *r = &lb[i].reference;
-        *s = (cml_build){ .spec = &specs[i], .cc = cc, .evidence = 1 };
-        *r = (cml_build){ .spec = &specs[i], .cc = cc, .cache_dir = cache };
+        /* the student's binary is never cached, its harness object is (build.h) */
+        *s = (cml_build){ .spec = &specs[i], .cc = cc, .evidence = 1, .object_cache = cache };
+        *r = (cml_build){ .spec = &specs[i], .cc = cc, .cache_dir = cache,
+                          .object_cache = cache };
         int staged = cml_stage(o->root, &specs[i], CML_SIDE_STUDENT, sub, work, s->dir,
                                sizeof s->dir, lb[i].stage_err, sizeof lb[i].stage_err);
         lb[i].missing = staged == CML_FIND_MISSING;

@@ -1,0 +1,87 @@
+/* The harness objects a build keeps (build.h, object_cache): a second build of the same lab,
+ * side and compiler copies the harness object instead of compiling it, whatever the student's
+ * file says; a changed harness file, or a kept object changed since, is compiled again. With the
+ * fake nvcc of tests/fake_root.c, which logs every output it writes. Added to the build suite.
+ * No GPU. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "helpers.h"
+#include "stage.h"
+#include "suites.h"
+#include "util.h"
+
+/* Stage lab 01_fake's student side from a submission whose fake.cu holds `source`, build it
+ * with the object cache cache, and return how many times the fake nvcc wrote harness.o. */
+static int build_counting_harness(const char *root, const cml_lab_spec *spec, const char *source,
+                                  const char *cache)
+{
+    char sub[CML_PATH], path[CML_PATH], log[CML_PATH], err[512];
+    cml_fmt(sub, sizeof sub, "%s/sub", root);
+    cml_fmt(path, sizeof path, "%s/sub/fake.cu", root);
+    cml_fmt(log, sizeof log, "%s/nvcc.log", root);
+    cml_mkdirs(sub);
+    test_write(path, source);
+    unlink(log);
+    setenv("FAKE_NVCC_LOG", log, 1);
+    cml_build b = { .spec = spec, .cc = 90, .object_cache = cache };
+    cml_fmt(path, sizeof path, "%s/work", root);
+    ck_assert_msg(cml_stage(root, spec, CML_SIDE_STUDENT, sub, path, b.dir, sizeof b.dir, err,
+                            sizeof err) == 0, "%s", err);
+    ck_assert_msg(cml_build_lab(&b), "build failed: %s", b.log ? b.log : "");
+    cml_build_free(&b);
+    cml_rmtree(b.dir);
+    unsetenv("FAKE_NVCC_LOG");
+    char *text = cml_read_text(log, 1 << 16, NULL);
+    int n = 0;
+    for (const char *p = text; p && (p = strstr(p, "harness.o")); p++)
+        n++;
+    free(text);
+    return n;
+}
+
+START_TEST(a_second_build_copies_the_harness_object)
+{
+    char root[CML_PATH], work[CML_PATH], cache[CML_PATH];
+    cml_lab_spec two[2];
+    fake_root_setup(root, sizeof root, 10, 10, two, work, sizeof work);
+    cml_fmt(cache, sizeof cache, "%s/build/cache", root);
+    ck_assert_int_eq(build_counting_harness(root, &two[0], "// one student\n", cache), 1);
+    ck_assert_int_eq(build_counting_harness(root, &two[0], "// another student\n", cache), 0);
+    ck_assert_int_eq(build_counting_harness(root, &two[0], "// without a cache\n", NULL), 1);
+    cml_rmtree(root);
+}
+END_TEST
+
+START_TEST(a_changed_harness_or_kept_object_is_compiled_again)
+{
+    char root[CML_PATH], work[CML_PATH], cache[CML_PATH], path[CML_PATH], cmd[3 * CML_PATH];
+    cml_lab_spec two[2];
+    fake_root_setup(root, sizeof root, 10, 10, two, work, sizeof work);
+    cml_fmt(cache, sizeof cache, "%s/build/cache", root);
+    ck_assert_int_eq(build_counting_harness(root, &two[0], "// a student\n", cache), 1);
+    cml_fmt(path, sizeof path, "%s/labs/01_fake/harness.cu", root);
+    test_write(path, "// fake source: ld.shared bar.sync, the harness changed\n");
+    ck_assert_int_eq(build_counting_harness(root, &two[0], "// a student\n", cache), 1);
+    ck_assert_int_eq(build_counting_harness(root, &two[0], "// a student\n", cache), 0);
+    /* every kept harness object rewritten after it was kept: none may be linked */
+    snprintf(cmd, sizeof cmd, "for f in '%s'/01_fake-sm90-harness-*/harness.o; do "
+             "echo forged > \"$f\"; done", cache);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(build_counting_harness(root, &two[0], "// a student\n", cache), 1);
+    cml_rmtree(root);
+}
+END_TEST
+
+/* Contract in suites.h. */
+void build_objects_add(Suite *s)
+{
+    TCase *tc = tcase_create("build_objects");
+    tcase_add_test(tc, a_second_build_copies_the_harness_object);
+    tcase_add_test(tc, a_changed_harness_or_kept_object_is_compiled_again);
+    suite_add_tcase(s, tc);
+}
