@@ -37,8 +37,8 @@ typedef struct {
     const char *cache_dir;  /* reuse or keep the binary under <cache_dir>/<lab>-sm<cc>-<hash>/;
                                NULL: no cache (student builds) */
     const char *object_cache; /* reuse or keep the harness's objects under <object_cache>/
-                                 <lab>-sm<cc>-harness-<hash>/ (hashed without the student's
-                                 files); NULL: compile them in every build */
+                                 <lab>-sm<cc>-harness-<hash>/ (hashed without spec->files);
+                                 NULL: compile them in every build */
     double timeout_s;       /* 0: CML_BUILD_TIMEOUT_S */
     int evidence;           /* collect the technique evidence (evidence.h): student builds */
     /* filled by cml_build_lab */
@@ -104,8 +104,9 @@ int cml_cache_lookup(const char *cache_dir, const char *name, uint64_t hash, con
                      char *path, size_t len);
 
 /* The cache key of build b with nvcc arguments args: nvcc (path, size, time), the arguments,
- * the link rules, and every source in the staged folder (the student's or reference files
- * only when student_files: a harness object does not depend on them). */
+ * the link rules, and every source in the staged folder; the lab's own files (spec->files: the
+ * student's, or the solution's on the reference side) only when student_files, since a harness
+ * object never includes them. */
 uint64_t cml_build_hash(const cml_build *b, char *const *args, int student_files);
 
 /* Copy `built` to the cache path atomically (temporary name, then rename), its SHA-256 beside
