@@ -1,8 +1,9 @@
-/* The harness objects a build keeps (build.h, object_cache): a second build of the same lab,
- * side and compiler copies the harness object instead of compiling it, whatever the student's
- * file says; a changed harness file, or a kept object changed since, is compiled again. With the
- * fake nvcc of tests/fake_root.c, which logs every output it writes. Added to the build suite.
- * No GPU. */
+/* The harness objects builds keep (build.h, object_cache): a reference build keeps its harness
+ * object, and every later build of the lab with the same compiler copies it instead of compiling
+ * it, whatever the student's file says; a student's build keeps none (its folder is also written
+ * by the compile of the student's file); a changed harness file, or a kept object changed since,
+ * is compiled again. With the fake nvcc of tests/fake_root.c, which logs every output it
+ * writes. Added to the build suite. No GPU. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,26 +16,30 @@
 #include "suites.h"
 #include "util.h"
 
-/* Stage lab 01_fake's student side from a submission whose fake.cu holds `source`, build it
- * with the object cache cache, and return how many times the fake nvcc wrote harness.o. */
-static int build_counting_harness(const char *root, const cml_lab_spec *spec, const char *source,
-                                  const char *cache)
+/* Stage lab 01_fake's side (the student's from a submission whose fake.cu holds `source`),
+ * build it with the object cache `cache` (and, for the reference, the binary cache beside it),
+ * and return how many times the fake nvcc wrote harness.o. */
+static int build_counting_harness(const char *root, const cml_lab_spec *spec,
+                                  enum cml_side side, const char *source, const char *cache)
 {
-    char sub[CML_PATH], path[CML_PATH], log[CML_PATH], err[512];
+    char sub[CML_PATH], path[CML_PATH], log[CML_PATH], err[512], bins[CML_PATH];
     cml_fmt(sub, sizeof sub, "%s/sub", root);
     cml_fmt(path, sizeof path, "%s/sub/fake.cu", root);
     cml_fmt(log, sizeof log, "%s/nvcc.log", root);
+    cml_fmt(bins, sizeof bins, "%s/binaries", root);
     cml_mkdirs(sub);
     test_write(path, source);
     unlink(log);
     setenv("FAKE_NVCC_LOG", log, 1);
-    cml_build b = { .spec = spec, .cc = 90, .object_cache = cache };
+    cml_build b = { .spec = spec, .cc = 90, .object_cache = cache,
+                    .cache_dir = side == CML_SIDE_REFERENCE ? bins : NULL };
     cml_fmt(path, sizeof path, "%s/work", root);
-    ck_assert_msg(cml_stage(root, spec, CML_SIDE_STUDENT, sub, path, b.dir, sizeof b.dir, err,
-                            sizeof err) == 0, "%s", err);
+    ck_assert_msg(cml_stage(root, spec, side, side == CML_SIDE_STUDENT ? sub : NULL, path,
+                            b.dir, sizeof b.dir, err, sizeof err) == 0, "%s", err);
     ck_assert_msg(cml_build_lab(&b), "build failed: %s", b.log ? b.log : "");
     cml_build_free(&b);
     cml_rmtree(b.dir);
+    cml_rmtree(bins); /* the reference binary is built, not found, every time */
     unsetenv("FAKE_NVCC_LOG");
     char *text = cml_read_text(log, 1 << 16, NULL);
     int n = 0;
@@ -44,15 +49,20 @@ static int build_counting_harness(const char *root, const cml_lab_spec *spec, co
     return n;
 }
 
-START_TEST(a_second_build_copies_the_harness_object)
+START_TEST(a_reference_build_keeps_the_harness_object_for_every_later_build)
 {
     char root[CML_PATH], work[CML_PATH], cache[CML_PATH];
     cml_lab_spec two[2];
+    enum cml_side st = CML_SIDE_STUDENT, ref = CML_SIDE_REFERENCE;
     fake_root_setup(root, sizeof root, 10, 10, two, work, sizeof work);
     cml_fmt(cache, sizeof cache, "%s/build/cache", root);
-    ck_assert_int_eq(build_counting_harness(root, &two[0], "// one student\n", cache), 1);
-    ck_assert_int_eq(build_counting_harness(root, &two[0], "// another student\n", cache), 0);
-    ck_assert_int_eq(build_counting_harness(root, &two[0], "// without a cache\n", NULL), 1);
+    ck_assert_int_eq(build_counting_harness(root, &two[0], st, "// a student\n", cache), 1);
+    ck_assert_int_eq(build_counting_harness(root, &two[0], st, "// a student\n", cache), 1);
+    ck_assert_int_eq(build_counting_harness(root, &two[0], ref, "", cache), 1);
+    ck_assert_int_eq(build_counting_harness(root, &two[0], ref, "", cache), 0);
+    ck_assert_int_eq(build_counting_harness(root, &two[0], st, "// one student\n", cache), 0);
+    ck_assert_int_eq(build_counting_harness(root, &two[0], st, "// another\n", cache), 0);
+    ck_assert_int_eq(build_counting_harness(root, &two[0], st, "// no cache\n", NULL), 1);
     cml_rmtree(root);
 }
 END_TEST
@@ -61,18 +71,20 @@ START_TEST(a_changed_harness_or_kept_object_is_compiled_again)
 {
     char root[CML_PATH], work[CML_PATH], cache[CML_PATH], path[CML_PATH], cmd[3 * CML_PATH];
     cml_lab_spec two[2];
+    enum cml_side st = CML_SIDE_STUDENT, ref = CML_SIDE_REFERENCE;
     fake_root_setup(root, sizeof root, 10, 10, two, work, sizeof work);
     cml_fmt(cache, sizeof cache, "%s/build/cache", root);
-    ck_assert_int_eq(build_counting_harness(root, &two[0], "// a student\n", cache), 1);
+    ck_assert_int_eq(build_counting_harness(root, &two[0], ref, "", cache), 1);
     cml_fmt(path, sizeof path, "%s/labs/01_fake/harness.cu", root);
     test_write(path, "// fake source: ld.shared bar.sync, the harness changed\n");
-    ck_assert_int_eq(build_counting_harness(root, &two[0], "// a student\n", cache), 1);
-    ck_assert_int_eq(build_counting_harness(root, &two[0], "// a student\n", cache), 0);
+    ck_assert_int_eq(build_counting_harness(root, &two[0], st, "// a student\n", cache), 1);
+    ck_assert_int_eq(build_counting_harness(root, &two[0], ref, "", cache), 1);
+    ck_assert_int_eq(build_counting_harness(root, &two[0], st, "// a student\n", cache), 0);
     /* every kept harness object rewritten after it was kept: none may be linked */
     snprintf(cmd, sizeof cmd, "for f in '%s'/01_fake-sm90-harness-*/harness.o; do "
              "echo forged > \"$f\"; done", cache);
     ck_assert_int_eq(system(cmd), 0);
-    ck_assert_int_eq(build_counting_harness(root, &two[0], "// a student\n", cache), 1);
+    ck_assert_int_eq(build_counting_harness(root, &two[0], st, "// a student\n", cache), 1);
     cml_rmtree(root);
 }
 END_TEST
@@ -81,7 +93,7 @@ END_TEST
 void build_objects_add(Suite *s)
 {
     TCase *tc = tcase_create("build_objects");
-    tcase_add_test(tc, a_second_build_copies_the_harness_object);
+    tcase_add_test(tc, a_reference_build_keeps_the_harness_object_for_every_later_build);
     tcase_add_test(tc, a_changed_harness_or_kept_object_is_compiled_again);
     suite_add_tcase(s, tc);
 }

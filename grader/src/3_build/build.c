@@ -167,7 +167,10 @@ static void *compile_pristine(void *arg)
             continue; /* compiled by an earlier build of this lab, side and compiler */
         char *const step[] = { "-c", cu, "-o", o, NULL };
         j->rc = o ? nvcc_step(b, j->args, step, &j->log) : -1;
-        if (j->rc == 0 && cached[0] && cml_fmt(built, sizeof built, "%s/%s", b->dir, o) == 0)
+        /* kept from reference builds only: a student's build folder is also written by the
+           compile of the student's file, and what is kept is linked into every later build */
+        if (j->rc == 0 && cached[0] && b->cache_dir &&
+            cml_fmt(built, sizeof built, "%s/%s", b->dir, o) == 0)
             cml_cache_store(built, cached); /* no cache: the next build compiles it again */
     }
     return NULL;

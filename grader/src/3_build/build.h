@@ -36,9 +36,11 @@ typedef struct {
                                   instead of compiled when present; NULL: compile them here */
     const char *cache_dir;  /* reuse or keep the binary under <cache_dir>/<lab>-sm<cc>-<hash>/;
                                NULL: no cache (student builds) */
-    const char *object_cache; /* reuse or keep the harness's objects under <object_cache>/
-                                 <lab>-sm<cc>-harness-<hash>/ (hashed without spec->files);
-                                 NULL: compile them in every build */
+    const char *object_cache; /* reuse the harness's objects under <object_cache>/
+                                 <lab>-sm<cc>-harness-<hash>/ (hashed without spec->files),
+                                 and keep them there when cache_dir is set too (reference
+                                 builds: no student process writes their folder); NULL:
+                                 compile them in every build */
     double timeout_s;       /* 0: CML_BUILD_TIMEOUT_S */
     int evidence;           /* collect the technique evidence (evidence.h): student builds */
     /* filled by cml_build_lab */
