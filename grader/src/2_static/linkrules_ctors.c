@@ -79,10 +79,11 @@ static int library_initializer(const lr_ctx *c, const lr_object *o, const char *
             rel->offset >= f->value + f->size)
             continue;
         const char *name = rel->target;
-        const lr_func *d = name[0] != '.' ? NULL
-                           : lr_data_at(o, name, (uint64_t)rel->addend)
-                               ? lr_data_at(o, name, (uint64_t)rel->addend)
-                               : lr_data_at(o, name, (uint64_t)rel->addend + 4);
+        const lr_func *d = NULL;
+        if (name[0] == '.') { /* the datum there, or 4 bytes on (PC-relative) */
+            d = lr_data_at(o, name, (uint64_t)rel->addend);
+            d = d ? d : lr_data_at(o, name, (uint64_t)rel->addend + 4);
+        }
         if (!cml_link_match(c->r, CML_LINK_INITIALIZER, d ? d->name : name, NULL))
             return 0;
         seen++;
