@@ -118,8 +118,12 @@ static int rules_line(cml_link_rules *r, char *line, char *err, size_t errlen)
         rest[strcspn(rest, "\r\n")] = '\0';
         return cml_link_add(r, DIRECTIVES[i].list, group, rest, err, errlen);
     }
-    snprintf(err, errlen, "unknown directive '%s' (known: calls internal deny hooks registrar "
-             "initializer)", word);
+    int n = snprintf(err, errlen, "unknown directive '%s' (known:", word);
+    for (size_t i = 0; i < sizeof DIRECTIVES / sizeof DIRECTIVES[0] && n >= 0 &&
+                       (size_t)n < errlen; i++)
+        n += snprintf(err + n, errlen - (size_t)n, " %s", DIRECTIVES[i].name);
+    if (n >= 0 && (size_t)n < errlen)
+        snprintf(err + n, errlen - (size_t)n, ")");
     return -1;
 }
 
