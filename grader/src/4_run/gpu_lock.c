@@ -3,7 +3,6 @@
 #include "util.h"
 
 #include <fcntl.h>
-#include <stdatomic.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -27,12 +26,10 @@ void cml_gpu_unlock(int fd)
         close(fd); /* closing the only descriptor releases the flock */
 }
 
-/* The grading's lock, held around each of its GPU runs. Only the main thread takes and drops
- * it; threads it starts while holding it (the technique phase's ncu runs) nest inside that
- * hold, so the depth they change is atomic and never reaches 0 in them. */
+/* The grading's lock, held around each of its GPU runs (main thread only: the sanitizer pool
+ * is held as one run by the thread that starts it). */
 static const char *hold_path;
-static int hold_fd = -1;
-static atomic_int hold_depth;
+static int hold_fd = -1, hold_depth;
 static double held_s, waited_s, since; /* for cml_gpu_hold_times */
 
 /* Contract in gpu_lock.h. */
@@ -44,7 +41,7 @@ void cml_gpu_hold_path(const char *path)
 /* Contract in gpu_lock.h. */
 void cml_gpu_hold(void)
 {
-    if (atomic_fetch_add(&hold_depth, 1) > 0)
+    if (hold_depth++ > 0)
         return;
     const double asked = cml_now();
     if (hold_path)
@@ -56,12 +53,7 @@ void cml_gpu_hold(void)
 /* Contract in gpu_lock.h. */
 void cml_gpu_release(void)
 {
-    int depth = atomic_load(&hold_depth);
-    do
-        if (depth == 0)
-            return; /* a release without its hold */
-    while (!atomic_compare_exchange_weak(&hold_depth, &depth, depth - 1));
-    if (depth > 1)
+    if (hold_depth == 0 || --hold_depth > 0)
         return;
     held_s += cml_now() - since;
     cml_gpu_unlock(hold_fd);
