@@ -213,6 +213,24 @@ START_TEST(forbidden_call_in_code_fails)
 }
 END_TEST
 
+/* forbid reads names as the compiler's tokens: a name that only contains the forbidden one,
+ * or a number's suffix, is not it; the call is found however the lines are broken. */
+START_TEST(forbid_reads_whole_names)
+{
+    put("ev/k.cu", "static int replaces_cudaMemcpy = 1, cudaMemcpyCount = 0x1e5f;\n"
+        "float f = 4'000.5e-3f, g = .5f;\n", 0);
+    grade("forbid k.cu cudaMemcpy|f|e5f|e|000 no copies", "passed");
+    assert_check(0, CML_TECH_FAILED, "k.cu line 2: float f = 4'000.5e-3f, g = .5f;");
+    grade("forbid k.cu cudaMemcpy|e5f|e|000|5f no copies", "passed");
+    assert_check(0, CML_TECH_PASSED, "nothing matching");
+    put("ev/k.cu", "void f() {\n  cudaMemcpy\n      (a, b, n, k);\n}\n", 0);
+    grade("forbid k.cu cudaMemcpy no copies", "passed");
+    assert_check(0, CML_TECH_FAILED, "k.cu line 2: cudaMemcpy");
+    grade("forbid k.cu cudaMemcpy.+ no copies", "passed"); /* cudaMemcpyAsync and the like */
+    assert_check(0, CML_TECH_PASSED, "nothing matching");
+}
+END_TEST
+
 START_TEST(no_gpu_reports_checks_and_keeps_status)
 {
     env.bin = NULL;
@@ -313,6 +331,7 @@ Suite *technique_suite(void)
     tcase_add_test(text, ptx_and_forbid_pass_and_award_points);
     tcase_add_test(text, scalar_ptx_fails_the_technique);
     tcase_add_test(text, forbidden_call_in_code_fails);
+    tcase_add_test(text, forbid_reads_whole_names);
     tcase_add_test(text, no_gpu_reports_checks_and_keeps_status);
     tcase_add_test(text, wrong_task_gets_no_technique_points);
     tcase_add_test(tools, missing_cuobjdump_is_not_checked_and_awarded);

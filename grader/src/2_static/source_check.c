@@ -6,6 +6,7 @@
 #include "technique.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,11 +100,47 @@ static int hands_off(const cml_lab_spec *spec, const cml_technique_env *env, con
     return hit;
 }
 
-/* Contract in technique.h. forbid: no line of the student's file, as the compiler saw it,
- * matches: the preprocessed text's lines from that file (cml_own_text above), so code under
- * `#if 0` and comments never count and a call spelled with `##` does; and the file calls no
- * function of another student file. Evidence without preprocessed text (the tests'
- * hand-written folders) falls back to the source with comments blanked. */
+/* The first name in text (code with its literals blanked) that re matches: 1 with its line
+ * (blanks squeezed, capped to len) in found and the line's number in *line_no; else 0. Names
+ * are read as the compiler's tokens: whole (a helper named replaces_cudaMemcpy is not
+ * cudaMemcpy), whatever the lines (a call split after its name is still seen), and never from
+ * inside a number (0x1e5f, 4'000'000ull). */
+static int find_name(const char *text, const regex_t *re, char *found, size_t len, int *line_no)
+{
+    static const char NAME[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+    const char *line = text;
+    int no = 1;
+    for (const char *p = text; *p;) {
+        size_t n = strspn(p, NAME);
+        if (*p == '\n') {
+            line = ++p;
+            no++;
+        } else if (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) {
+            for (p++; strchr(NAME, *p) || *p == '.' || *p == '\'' ||
+                      ((*p == '+' || *p == '-') && strchr("eEpP", p[-1])); p++)
+                ; /* a preprocessing number, digit separators and exponents included */
+        } else if (n == 0) {
+            p++;
+        } else {
+            char name[256];
+            snprintf(name, sizeof name, "%.*s", (int)n, p);
+            if (regexec(re, name, 0, NULL, 0) == 0) {
+                cml_tech_quote_line(line, strcspn(line, "\n"), found, len);
+                *line_no = no;
+                return 1;
+            }
+            p += n;
+        }
+    }
+    return 0;
+}
+
+/* Contract in technique.h. forbid: no name in the student's file, as the compiler saw it,
+ * matches the pattern as a whole: the preprocessed text's lines from that file (cml_own_text
+ * above), so code under `#if 0` and comments never count and a call spelled with `##` does;
+ * and the file calls no function of another student file whose code reaches such a name.
+ * Evidence without preprocessed text (the tests' hand-written folders) falls back to the
+ * source with comments and literals blanked. */
 void cml_tech_forbid(const cml_lab_spec *spec, const cml_tech_spec *c,
                      const cml_technique_env *env, cml_tech_result *out)
 {
@@ -121,17 +158,19 @@ void cml_tech_forbid(const cml_lab_spec *spec, const cml_tech_spec *c,
     }
     if (!linenos)
         cml_blank_code(src, CML_BLANK_COMMENTS | CML_BLANK_LITERALS);
-    int hit = cml_tech_find(src, c->pattern, NULL, found, 120, &line) == 1;
+    char whole[sizeof c->pattern + 8];
+    snprintf(whole, sizeof whole, "^(%s)$", c->pattern); /* the whole name, never a part */
+    regex_t re;
+    int hit = 0, handed = 0;
+    if (regcomp(&re, whole, REG_EXTENDED | REG_NOSUB) == 0) {
+        hit = find_name(src, &re, found, 120, &line);
+        handed = !hit && hands_off(spec, env, c->file, &re, handed_how, sizeof handed_how);
+        regfree(&re);
+    }
     if (hit && linenos)
         line = (int)linenos[line - 1];
     free(src);
     free(linenos);
-    regex_t re;
-    int handed = 0;
-    if (!hit && regcomp(&re, c->pattern, REG_EXTENDED | REG_NOSUB) == 0) {
-        handed = hands_off(spec, env, c->file, &re, handed_how, sizeof handed_how);
-        regfree(&re);
-    }
     out->state = hit || handed ? CML_TECH_FAILED : CML_TECH_PASSED;
     if (hit)
         snprintf(out->detail, sizeof out->detail, "%s line %d: %s", c->file, line, found);

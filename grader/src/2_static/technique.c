@@ -49,6 +49,18 @@ static int names_kernel(const char *line, size_t n, const char *scope)
 }
 
 /* Contract in technique.h. */
+void cml_tech_quote_line(const char *line, size_t n, char *found, size_t len)
+{
+    size_t o = 0; /* leading blanks gone, runs of blanks squeezed to one space */
+    const char *s = line + strspn(line, " \t"), *end = line + n;
+    for (; s < end && *s && o + 1 < len; s++)
+        if (!((*s == ' ' || *s == '\t') && s + 1 < end && (s[1] == ' ' || s[1] == '\t')))
+            found[o++] = *s == '\t' ? ' ' : *s;
+    if (len)
+        found[o] = '\0';
+}
+
+/* Contract in technique.h. */
 int cml_tech_find(const char *text, const char *pattern, const char *scope, char *found,
                   size_t len, int *line_no)
 {
@@ -66,12 +78,7 @@ int cml_tech_find(const char *text, const char *pattern, const char *scope, char
             continue;
         if (regexec(&re, line, 0, NULL, 0) == 0) {
             hit = 1;
-            size_t o = 0; /* runs of blanks squeezed to one space */
-            for (const char *s = line + strspn(line, " \t"); *s && o + 1 < len; s++)
-                if (!((*s == ' ' || *s == '\t') && (s[1] == ' ' || s[1] == '\t')))
-                    found[o++] = *s == '\t' ? ' ' : *s;
-            if (len)
-                found[o] = '\0';
+            cml_tech_quote_line(line, n, found, len);
             if (line_no)
                 *line_no = no;
         }

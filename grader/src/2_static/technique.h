@@ -65,6 +65,10 @@ char *cml_own_text(const char *ii, const char *file, long **linenos);
 int cml_tech_find(const char *text, const char *pattern, const char *scope, char *found,
                   size_t len, int *line_no);
 
+/* Line line[0..n) as a check quotes it, into found (len bytes at most, always terminated):
+ * leading blanks dropped, each run of blanks one space. */
+void cml_tech_quote_line(const char *line, size_t n, char *found, size_t len);
+
 /* calls_check.c: walk one object's .calls evidence ("caller target" lines) from `function`
  * (a C name, the top-level name of a C++ symbol, or a whole symbol), into every function of
  * the same object it calls, any number deep: 1 with "f refers to g" into found when a
