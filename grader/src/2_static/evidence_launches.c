@@ -53,21 +53,6 @@ static int kernel_symbol(const lr_object *o, const char *target)
     return 0;
 }
 
-/* What a launch refers to: the symbol itself, or for a section symbol (".bss+0xc", how the
- * assembler names file-local data and functions) the function there, or the data that starts
- * exactly 4 bytes on (a RIP-relative load or `lea` of it: `lea handle(%rip)` is addend -4).
- * Only a start counts: `cmpb $0, guard(%rip)` (addend -5) would otherwise land inside the
- * object before it, perhaps another kernel's stub data. NULL when there is none. */
-static const char *launch_target(const lr_object *o, const lr_reloc *r)
-{
-    if (r->target[0] != '.')
-        return r->target;
-    const lr_func *f = lr_func_at(o, r->target, (uint64_t)r->addend);
-    f = f ? f : lr_func_at(o, r->target, (uint64_t)(r->addend + 4));
-    f = f ? f : lr_data_at(o, r->target, (uint64_t)(r->addend + 4));
-    return f ? f->name : NULL;
-}
-
 /* ev/<file>.symbols: "T name" for each function the object defines strongly, "U name" for
  * each it uses from elsewhere: a source check on one file can then see that file hand its work
  * to a function of another student file (forbid, technique.c). */
@@ -95,7 +80,8 @@ static int write_launches(const lr_object *o, const char *file, const char *ev)
         return -1;
     for (int i = 0; i < o->nrels; i++) {
         const lr_func *fn = lr_func_at(o, o->rels[i].section, o->rels[i].offset);
-        const char *to = fn ? launch_target(o, &o->rels[i]) : NULL;
+        /* a launch handle is data beside an inlined stub (a template kernel's launch) */
+        const char *to = fn ? lr_rel_target(o, &o->rels[i], LR_PAST_OPERAND | LR_DATA) : NULL;
         if (to && !lr_generated(fn->name) && strcmp(fn->name, to) != 0 && kernel_symbol(o, to))
             fprintf(f, "%s %s\n", fn->name, to);
     }

@@ -29,18 +29,6 @@ const char *lr_whole_function(const char *name, char *buf, size_t len)
     return buf;
 }
 
-/* The name a relocation refers to: a symbol, or for a section symbol (".text+0x40", how the
- * assembler names a file-local function in another section) the function at that place, for
- * a call 4 bytes past the addend. NULL when it is neither. */
-static const char *rel_target(const lr_object *o, const lr_reloc *r)
-{
-    if (r->target[0] != '.')
-        return r->target;
-    const lr_func *f = lr_func_at(o, r->target, (uint64_t)r->addend);
-    f = f ? f : lr_func_at(o, r->target, (uint64_t)(r->addend + 4));
-    return f ? f->name : NULL;
-}
-
 /* Contract in linkrules_obj.h. */
 char *lr_calls_text(const lr_object *o)
 {
@@ -49,7 +37,7 @@ char *lr_calls_text(const lr_object *o)
     int bad = cml_appendf(&t, &len, "%s", "") < 0; /* "" when no function calls another */
     for (int i = 0; !bad && i < o->nrels; i++) {
         const lr_func *fn = lr_func_at(o, o->rels[i].section, o->rels[i].offset);
-        const char *target = fn ? rel_target(o, &o->rels[i]) : NULL;
+        const char *target = fn ? lr_rel_target(o, &o->rels[i], LR_PAST_OPERAND) : NULL;
         if (target && !lr_generated(fn->name) &&
             strcmp(lr_whole_function(fn->name, a, sizeof a),
                    lr_whole_function(target, b, sizeof b)) != 0)

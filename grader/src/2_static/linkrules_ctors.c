@@ -7,15 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The function a relocation target names: itself, or the function at section+addend. */
-static const char *target_function(const lr_object *o, const lr_reloc *rel)
-{
-    if (rel->target[0] != '.')
-        return rel->target;
-    const lr_func *f = lr_func_at(o, rel->target, (uint64_t)rel->addend);
-    return f ? f->name : rel->target;
-}
-
 /* Whether o has a relocation in [from, to) of section sect. */
 static int relocated(const lr_object *o, const char *sect, uint64_t from, uint64_t to)
 {
@@ -99,7 +90,8 @@ void lr_check_outside_main(lr_ctx *c, const lr_object *o)
     for (int i = 0; i < o->nrels; i++) {
         const lr_reloc *rel = &o->rels[i];
         if (lr_glob_any(rel->section, TABLES)) {
-            const char *fn = target_function(o, rel);
+            const char *fn = lr_rel_target(o, rel, 0); /* exactly there, no operand's -4 */
+            fn = fn ? fn : rel->target;
             if (!cml_link_match(c->r, CML_LINK_REGISTRAR, fn, NULL) &&
                 !library_initializer(c, o, fn))
                 lr_say(c, "runs '%s' before or after main (from %s): a student file may have "

@@ -221,6 +221,18 @@ const lr_func *lr_data_at(const lr_object *o, const char *section, uint64_t offs
 }
 
 /* Contract in linkrules_obj.h. */
+const char *lr_rel_target(const lr_object *o, const lr_reloc *r, int how)
+{
+    if (r->target[0] != '.')
+        return r->target;
+    const uint64_t at = (uint64_t)r->addend, past = (uint64_t)(r->addend + 4);
+    const lr_func *f = lr_func_at(o, r->target, at);
+    f = f || !(how & LR_PAST_OPERAND) ? f : lr_func_at(o, r->target, past);
+    f = f || !(how & LR_DATA) ? f : lr_data_at(o, r->target, past);
+    return f ? f->name : NULL;
+}
+
+/* Contract in linkrules_obj.h. */
 int lr_disasm_header(const char *line, size_t len, char *buf, size_t blen)
 {
     const char *lt = memchr(line, '<', len);
