@@ -228,6 +228,9 @@ START_TEST(forbid_reads_whole_names)
     assert_check(0, CML_TECH_FAILED, "k.cu line 2: cudaMemcpy");
     grade("forbid k.cu cudaMemcpy.+ no copies", "passed"); /* cudaMemcpyAsync and the like */
     assert_check(0, CML_TECH_PASSED, "nothing matching");
+    put("ev/k.cu", "int n = 4'000", 0); /* the text ends inside a number, without a newline */
+    grade("forbid k.cu cudaMemcpy no copies", "passed");
+    assert_check(0, CML_TECH_PASSED, "nothing matching");
 }
 END_TEST
 

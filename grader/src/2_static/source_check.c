@@ -116,8 +116,8 @@ static int find_name(const char *text, const regex_t *re, char *found, size_t le
             line = ++p;
             no++;
         } else if (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) {
-            for (p++; strchr(NAME, *p) || *p == '.' || *p == '\'' ||
-                      ((*p == '+' || *p == '-') && strchr("eEpP", p[-1])); p++)
+            for (p++; *p && (strchr(NAME, *p) || *p == '.' || *p == '\'' ||
+                             ((*p == '+' || *p == '-') && strchr("eEpP", p[-1]))); p++)
                 ; /* a preprocessing number, digit separators and exponents included */
         } else if (n == 0) {
             p++;
