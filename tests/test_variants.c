@@ -132,6 +132,17 @@ START_TEST(device_lambda_and_std_max_in_a_kernel_build)
 }
 END_TEST
 
+/* A file written in the repository that names the lab's headers by their place there builds
+ * as it did there: the whole lab was a build-error ("../../common/cml_lab.h: No such file"). */
+START_TEST(repository_path_includes_build)
+{
+    check_variant("04", "vectorized.cu", "#include \"vectorized.h\"",
+                  "#include \"../../common/cml_lab.h\"\n#include \"../04_float4/vectorized.h\"",
+                  "4.1");
+    assert_kind(CML_TECH_PTX, CML_TECH_PASSED); /* it built (else the build asserts) */
+}
+END_TEST
+
 /* Lab 07's managed allocation, as the solution writes it; 7.1 forbids copies and device
  * buffers in managed.cu, read as the compiler sees it. */
 #define UM_ALLOC "float *um_alloc(size_t n)\n{\n"
@@ -260,6 +271,7 @@ Suite *variants_suite(void)
     tcase_add_test(tc, scalar_middle_fails_the_vector_checks);
     tcase_add_test(tc, unlaunched_vector_kernel_fails_the_vector_checks);
     tcase_add_test(tc, device_lambda_and_std_max_in_a_kernel_build);
+    tcase_add_test(tc, repository_path_includes_build);
     tcase_add_test(tc, old_copies_under_if0_pass_the_no_copy_check);
     tcase_add_test(tc, token_pasted_copy_fails_the_no_copy_check);
     variants_planted_add(tc);

@@ -70,6 +70,27 @@ static int stage_files(const char *from_dir, const char (*names)[64], int n, con
     return 0;
 }
 
+/* dir/labs/<lab>/: a copy of the lab's headers where the repository keeps them, which the build
+ * searches (-I labs/<lab>), so that a student file written in the repository and naming them
+ * by that place (`#include "../../common/cml_lab.h"`, `"../04_float4/vectorized.h"`) finds
+ * them inside the staged folder, as it did there. */
+static int stage_repository_paths(const cml_lab_spec *spec, const char *dir, char *err,
+                                  size_t errlen)
+{
+    char to[CML_PATH], src[CML_PATH], dst[CML_PATH];
+    if (cml_fmt(to, sizeof to, "%s/labs/%s", dir, spec->lab) < 0 || cml_mkdirs(to) < 0) {
+        snprintf(err, errlen, "cannot create %s/labs/%s (%s)", dir, spec->lab, strerror(errno));
+        return -1;
+    }
+    for (int i = 0; i < spec->nharness; i++)
+        if (!cml_is_cu(spec->harness[i]) &&
+            (cml_fmt(src, sizeof src, "%s/%s", dir, spec->harness[i]) < 0 ||
+             cml_fmt(dst, sizeof dst, "%s/%s", to, spec->harness[i]) < 0 ||
+             cml_copy_file(src, dst, 64u << 20, err, errlen) < 0))
+            return -1;
+    return 0;
+}
+
 /* Copy the student's files of spec, wherever the finder finds them in sub (find.h), into dir
  * under their spec names. 0, CML_FIND_MISSING or -1, with err. */
 static int stage_student(const char *sub, const cml_lab_spec *spec, const char *dir, char *err,
@@ -108,7 +129,8 @@ int cml_stage(const char *root, const cml_lab_spec *spec, enum cml_side side,
     int rc = cml_fmt(labs, sizeof labs, "%s/labs/%s", root, spec->lab) < 0 ||
              cml_fmt(sols, sizeof sols, "%s/solutions/%s", root, spec->lab) < 0 ||
              stage_common(root, dir, err, errlen) < 0 ||
-             stage_files(labs, spec->harness, spec->nharness, dir, err, errlen) < 0 ? -1 : 0;
+             stage_files(labs, spec->harness, spec->nharness, dir, err, errlen) < 0 ||
+             stage_repository_paths(spec, dir, err, errlen) < 0 ? -1 : 0;
     if (rc == 0 && student)
         rc = stage_student(submission, spec, dir, err, errlen);
     else if (rc == 0)

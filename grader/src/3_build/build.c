@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_ARGS (16 + 2 * CML_MAX_FILES + CML_NCOMMON)
+#define MAX_ARGS (18 + 2 * CML_MAX_FILES + CML_NCOMMON)
 
 /* Contract in build.h. */
 const char *const CML_COMMON_SOURCES[CML_NCOMMON] = {
@@ -25,12 +25,16 @@ const char *const CML_COMMON_SOURCES[CML_NCOMMON] = {
     "common/cml_timing.cpp", "common/cml_guard.cpp",
 };
 
-/* nvcc's arguments for b (borrowed strings; arch is the caller's buffer). */
-static int lab_args(const cml_build *b, char *arch, size_t archlen, char **args)
+/* nvcc's arguments for b (borrowed strings; arch and inc are the caller's buffers). -I
+ * labs/<lab> (stage.h) lets a file that names the lab's headers by their place in the
+ * repository (`../../common/cml_lab.h`, `../04_float4/vectorized.h`) build as it did there. */
+static int lab_args(const cml_build *b, char *arch, size_t archlen, char *inc, size_t inclen,
+                    char **args)
 {
     int n = 0;
     snprintf(arch, archlen, "-arch=sm_%d", b->cc);
-    const char *fixed[] = { CML_NVCC_LANG, arch, "-I", "common", "-o", "lab" };
+    snprintf(inc, inclen, "labs/%s", b->spec->lab);
+    const char *fixed[] = { CML_NVCC_LANG, arch, "-I", "common", "-I", inc, "-o", "lab" };
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         args[n++] = (char *)fixed[i];
     for (int i = 0; i < b->spec->nharness; i++)
@@ -265,12 +269,12 @@ static int collect_evidence(cml_build *b)
 /* Contract in build.h. */
 int cml_build_lab(cml_build *b)
 {
-    char arch[32], *args[MAX_ARGS], key[96], built[CML_PATH];
+    char arch[32], inc[80], *args[MAX_ARGS], key[96], built[CML_PATH];
     double t0 = cml_now();
     b->ok = b->cached = 0;
     b->log = b->refused = NULL;
     b->bin_sha[0] = b->ev_dir[0] = b->ev_digest[0] = '\0';
-    lab_args(b, arch, sizeof arch, args);
+    lab_args(b, arch, sizeof arch, inc, sizeof inc, args);
     uint64_t h = b->cache_dir ? cml_build_hash(b, args, 1) : 0;
     snprintf(key, sizeof key, "%s-sm%d", b->spec->lab, b->cc);
     if (b->cache_dir && cml_cache_lookup(b->cache_dir, key, h, "lab", b->bin, sizeof b->bin)) {
