@@ -99,7 +99,7 @@ check-run: $(BUILD)/check_tests $(BUILD)/fake_lab $(BUILD)/cml-grade $(BUILD)/cm
 # ---- lab binaries: a lab folder is harness.cu plus its other .cu files; a solution folder
 # ---- holds the student file(s), compiled with its lab's harness.
 NVCC_FLAGS := -O3 -std=c++17 --extended-lambda --expt-relaxed-constexpr -arch=$(LAB_ARCH) -lineinfo \
-              -Icommon \
+              -DNVTX_DISABLE -Icommon \
               -Werror all-warnings -Xcompiler -Wall,-Wextra
 # The harness library: every .cu and .cpp of common/ but the probe (grader/src/build.c lists
 # the same files; tests/test_build.c checks that the two agree).

@@ -143,6 +143,18 @@ START_TEST(repository_path_includes_build)
 }
 END_TEST
 
+/* CUB's umbrella header and Thrust's, included and not used for the work: NVTX's inline loader
+ * they pull in (dlopen, dlsym, reached by no API function) made the whole lab a build-error;
+ * the build compiles NVTX's calls to nothing (NVTX_DISABLE, CML_NVCC_LANG). */
+START_TEST(cub_and_thrust_headers_build)
+{
+    check_variant("04", "vectorized.cu", "#include \"vectorized.h\"",
+                  "#include \"vectorized.h\"\n#include <cub/cub.cuh>\n"
+                  "#include <thrust/device_vector.h>", "4.1");
+    assert_kind(CML_TECH_PTX, CML_TECH_PASSED); /* it built (else the build asserts) */
+}
+END_TEST
+
 /* Lab 07's managed allocation, as the solution writes it; 7.1 forbids copies and device
  * buffers in managed.cu, read as the compiler sees it. */
 #define UM_ALLOC "float *um_alloc(size_t n)\n{\n"
@@ -272,6 +284,7 @@ Suite *variants_suite(void)
     tcase_add_test(tc, unlaunched_vector_kernel_fails_the_vector_checks);
     tcase_add_test(tc, device_lambda_and_std_max_in_a_kernel_build);
     tcase_add_test(tc, repository_path_includes_build);
+    tcase_add_test(tc, cub_and_thrust_headers_build);
     tcase_add_test(tc, old_copies_under_if0_pass_the_no_copy_check);
     tcase_add_test(tc, token_pasted_copy_fails_the_no_copy_check);
     variants_planted_add(tc);

@@ -20,10 +20,12 @@
 /* nvcc's language and code flags for every lab build: the student's files, the harness and the
  * library. --extended-lambda and --expt-relaxed-constexpr accept ordinary CUDA C++ (a
  * `__device__` lambda handed to a template kernel, std::min in a kernel) that is otherwise a
- * compile error, and a whole lab's build-error. The Makefile's NVCC_FLAGS hold the same
- * (tests/test_build.c). */
+ * compile error, and a whole lab's build-error. NVTX_DISABLE: `#include <cub/cub.cuh>` pulls
+ * in NVTX's inline loader (dlopen, dlsym), which no API function reaches, so the link rules
+ * failed the whole lab's build for an include; with it NVTX's calls compile to nothing. The
+ * Makefile's NVCC_FLAGS hold the same (tests/test_build.c). */
 #define CML_NVCC_LANG "-O3", "-std=c++17", "--extended-lambda", "--expt-relaxed-constexpr", \
-                      "-lineinfo"
+                      "-lineinfo", "-DNVTX_DISABLE"
 extern const char *const CML_COMMON_SOURCES[CML_NCOMMON];
 
 /* One lab binary to build from a staged folder (see stage.h). */
