@@ -26,7 +26,7 @@ const char *const CML_COMMON_SOURCES[CML_NCOMMON] = {
 };
 
 /* nvcc's arguments for b (borrowed strings; arch and inc are the caller's buffers). -I
- * labs/<lab> (stage.h) lets a file that names the lab's headers by their place in the
+ * labs/<lab> (1_stage/stage.c) lets a file that names the lab's headers by their place in the
  * repository (`../../common/cml_lab.h`, `../04_float4/vectorized.h`) build as it did there. */
 static int lab_args(const cml_build *b, char *arch, size_t archlen, char *inc, size_t inclen,
                     char **args)
