@@ -147,6 +147,21 @@ int rec_next_line(const char *text, size_t len, size_t *pos, rec_span *line)
     return 1;
 }
 
+/* Contract in records.h. */
+cml_channel_progress cml_records_progress(const char *said)
+{
+    cml_channel_progress p = {0, 0, 0};
+    cml_run_record *rec = malloc(sizeof *rec);
+    if (rec && cml_records_parse(said ? said : "", said ? strlen(said) : 0, rec, NULL) == 0) {
+        p.hello = rec->hello;
+        p.done = rec->done;
+        for (int k = 0; k < rec->ncases; k++) /* each case recorded once counts */
+            p.cases += rec->cases[k].status != CML_CASE_MISSING;
+    }
+    free(rec);
+    return p;
+}
+
 /* Parses the result file a lab binary wrote. Unknown record types and malformed lines are
  * skipped (counted in *bad_lines if non-NULL); empty lines are ignored. A later `case` or
  * `time` record for the same k replaces the earlier one. Returns 0; -1 when out is NULL. */

@@ -89,16 +89,9 @@ static void judge(cml_sanitize_job *j, const cml_proc_result *r, int ncases)
 static int unfinished(cml_sanitize_job *j, const cml_proc_result *r, const char *said, int n,
                       double limit_s)
 {
-    cml_run_record *rec = malloc(sizeof *rec);
-    int hello = 0, done = 0, cases = 0;
-    if (rec && cml_records_parse(said ? said : "", said ? strlen(said) : 0, rec, NULL) == 0) {
-        hello = rec->hello;
-        done = rec->done;
-        for (int k = 0; k < rec->ncases; k++) /* each case recorded once counts */
-            cases += rec->cases[k].status != CML_CASE_MISSING;
-    }
-    free(rec);
-    if (!hello || (done && cases >= n && !r->timed_out))
+    const cml_channel_progress got = cml_records_progress(said);
+    const int done = got.done, cases = got.cases;
+    if (!got.hello || (done && cases >= n && !r->timed_out))
         return 0;
     const char *tool = cml_sanitizer_name(j->tool);
     j->out.state = CML_TECH_FAILED;

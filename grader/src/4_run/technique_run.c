@@ -3,6 +3,7 @@
  * checked". */
 #include "technique_run.h"
 #include "gpu_lock.h"
+#include "records.h"
 #include "run.h"
 #include "tool_run.h"
 #include "util.h"
@@ -63,8 +64,15 @@ static void ncu_case_of(const cml_task_spec *t, char *buf, size_t len)
     snprintf(buf, len, "%s%s%s", t->id, text[0] ? "," : "", text);
 }
 
+/* ncu_exec's result for a lab that said hello on its result channel but stopped short of its
+ * cases and done, or ran into the time limit: it was not profiled doing the task's work. */
+#define NCU_CUT_SHORT (-2)
+
 /* ncu on the lab binary: `--case` each of cases[0..n-1], profiling kernels matching the ERE
- * `kernels` for `metrics`. cml_tool_run's result (0: ncu ran to an end, its log in r). */
+ * `kernels` for `metrics`. The lab gets the graded runs' result channel, so that nothing in
+ * its environment says it is profiled rather than graded (a lab that took its technique's path
+ * only under ncu kept the points), and must then run every case to `done`. cml_tool_run's
+ * result (0: ncu ran to an end, its log in r), or NCU_CUT_SHORT with why in detail. */
 static int ncu_exec(const char *ncu, const char *kernels, const char *metrics,
                     char cases[][200], int n, const cml_technique_env *env, cml_proc_result *r,
                     char *detail, size_t dlen)
@@ -83,9 +91,22 @@ static int ncu_exec(const char *ncu, const char *kernels, const char *metrics,
         argv[a++] = cases[i];
     }
     argv[a] = NULL;
+    int fd = cml_result_fd_open();
     cml_gpu_hold(); /* a batch's other grading stays off the GPU while ncu profiles */
-    int rc = cml_tool_run(argv, "--log-file", env, -1, "ncu", r, detail, dlen);
+    int rc = cml_tool_run(argv, "--log-file", env, fd, "ncu", r, detail, dlen);
     cml_gpu_release();
+    size_t len = 0;
+    char *said = fd >= 0 ? cml_result_fd_read(fd, &len) : NULL;
+    if (fd >= 0)
+        close(fd);
+    const cml_channel_progress got = cml_records_progress(said);
+    free(said);
+    if (got.hello && (!got.done || got.cases < n || r->timed_out)) {
+        snprintf(detail, dlen, "the lab binary %s under ncu after %d of %d case(s)%s: every case "
+                 "must run to its end", r->timed_out ? "reached its time limit" : "ended",
+                 got.cases, n, got.done || r->timed_out ? "" : ", without its done record");
+        return NCU_CUT_SHORT;
+    }
     return rc;
 }
 
@@ -108,8 +129,8 @@ static int run_ncu(const char *ncu, const cml_tech_spec *c, const cml_task_spec 
     cml_ncu_task_forget(runs);
     runs->task.rc = ncu_exec(ncu, c->pattern, metrics, (char (*)[200])one, 1, env,
                              &runs->task.r, out->detail, sizeof out->detail);
-    if (runs->task.rc != 0)
-        out->state = CML_TECH_NOT_CHECKED;
+    if (runs->task.rc != 0) /* cut short: the lab's doing; else the machine's, not checked */
+        out->state = runs->task.rc == NCU_CUT_SHORT ? CML_TECH_FAILED : CML_TECH_NOT_CHECKED;
     runs->task.failed = *out;
     snprintf(runs->task.key, sizeof runs->task.key, "%s", key);
     return runs->task.rc;
