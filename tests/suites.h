@@ -21,6 +21,7 @@ Suite *pipeline_suite(void); /* tests/test_pipeline.c: the whole pipeline on fak
 Suite *build_suite(void);    /* tests/test_build.c: every skeleton and solution compiles */
 Suite *technique_suite(void); /* tests/test_technique.c: technique checks, fake ncu */
 void technique_ncu_add(Suite *s); /* tests/test_technique_ncu.c: its ncu tests */
+void technique_labs_add(Suite *s); /* tests/test_technique_labs.c: the technique phase */
 void build_objects_add(Suite *s); /* tests/test_build_objects.c: kept harness objects */
 void lex_add(Suite *s);       /* tests/test_lex.c: the source reader, in the technique suite */
 Suite *sanitize_suite(void);  /* tests/test_sanitize*.c: compute-sanitizer on solved tasks */

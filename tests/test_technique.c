@@ -342,6 +342,7 @@ Suite *technique_suite(void)
     suite_add_tcase(s, text);
     suite_add_tcase(s, tools);
     technique_ncu_add(s);
+    technique_labs_add(s);
     lex_add(s);
     return s;
 }

@@ -290,6 +290,7 @@ typedef struct {
     cml_run_record ref_run;     /* the reference solution's timings, same GPU, same grading */
     int ntasks;
     cml_task_result tasks[CML_MAX_TASKS];
+    unsigned char ran[CML_MAX_TASKS]; /* the task's cases ran here: its technique checks are due */
     double score, max_score;
     double wall_s;
 } cml_lab_result;
