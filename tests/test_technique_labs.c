@@ -15,6 +15,7 @@ static const char MEET[] =
     "while [ \"$(ls \"$FAKE_ARGS\".started.* | wc -l)\" -lt \"$MEET_N\" ] && [ $i -lt 50 ]; do\n"
     "    sleep 0.1; i=$((i + 1))\ndone\n"
     "if [ $i -lt 50 ]; then echo met; else echo alone; fi >> \"$FAKE_ARGS.meet\"\n"
+    "echo \"$TMPDIR\" >> \"$FAKE_ARGS.tmp\"\n"
     "exec \"$MEET_NCU\" \"$@\"\n";
 
 static cml_lab_spec specs[2];
@@ -60,6 +61,14 @@ static char *meetings(void)
     return cml_read_text(path, 4096, NULL);
 }
 
+/* The TMPDIR each run of the fake had, one line each. */
+static char *tmpdirs(void)
+{
+    char path[CML_PATH];
+    cml_fmt(path, sizeof path, "%s.tmp", in_dir("args"));
+    return cml_read_text(path, 4096, NULL);
+}
+
 /* Both labs' shared runs are under way at once, and each lab gets the verdicts of a shared run
  * of its own: 1.1 passes on copy's rows, 1.2 fails on other's 9, and the lab's score counts it. */
 START_TEST(labs_profile_at_once_with_their_own_verdicts)
@@ -69,6 +78,15 @@ START_TEST(labs_profile_at_once_with_their_own_verdicts)
     ck_assert_ptr_nonnull(met = meetings());
     ck_assert_str_eq(met, "met\nmet\n");
     free(met);
+    /* one TMPDIR for both (ncu keeps its profiling lock there), made for the phase and gone
+     * after it */
+    char *tmp, first[CML_PATH];
+    ck_assert_ptr_nonnull(tmp = tmpdirs());
+    snprintf(first, sizeof first, "%.*s", (int)strcspn(tmp, "\n"), tmp);
+    ck_assert_msg(strncmp(first, "/tmp/cml-ncu-", 13) == 0, "%s", tmp);
+    ck_assert_ptr_nonnull(strstr(tmp + strlen(first) + 1, first));
+    ck_assert_int_ne(access(first, F_OK), 0);
+    free(tmp);
     for (int l = 0; l < 2; l++) {
         const cml_task_result *a = &out[l].tasks[0], *b = &out[l].tasks[1];
         ck_assert_msg(a->tech[0].state == CML_TECH_PASSED &&

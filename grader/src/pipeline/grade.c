@@ -154,7 +154,8 @@ static void technique_all(const cml_grade_opts *o, const lab_build *lb, const cm
         const cml_run_opts lro = lab_opts(o, g->labs[i].spec, &lb[i], ro);
         labs[i] = (cml_tech_lab){ g->labs[i].spec,
             { lro.ev_dir, lro.ev_digest, o->student_bin ? o->student_bin : lb[i].student.bin,
-              lro.cc, lro.seed, lro.work_dir, g->labs[i].spec->timeout_s, NULL }, &g->labs[i] };
+              lro.cc, lro.seed, lro.work_dir, g->labs[i].spec->timeout_s, NULL, NULL },
+            &g->labs[i] };
     }
     cml_technique_labs(labs, g->nlabs, ro->progress);
     cml_rescore(g);

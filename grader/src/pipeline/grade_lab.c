@@ -200,7 +200,7 @@ int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bi
     }
     if (!o->technique_later) {
         cml_tech_lab one = { spec, { o->ev_dir, o->ev_digest, student_bin, o->cc, o->seed,
-                                     o->work_dir, spec->timeout_s, NULL }, out };
+                                     o->work_dir, spec->timeout_s, NULL, NULL }, out };
         cml_technique_labs(&one, 1, o->progress); /* sums the lab's score again */
     }
     free(ref);

@@ -3,12 +3,14 @@
 #include "grade_technique.h"
 #include "evidence.h"
 #include "gpu_lock.h"
+#include "sandbox.h"
 #include "score.h"
 #include "util.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Whether the evidence still has the digest taken at build time (no digest: nothing to hold it
  * to, as in the tests that write evidence by hand). */
@@ -76,8 +78,11 @@ static void *profile_lab(void *arg)
  * s one after another, most of each run being ncu's and CUDA's start. Every counter that is a
  * count (instructions executed, L2 sectors by aperture, shared memory per block) came out the
  * same at once as alone, for the solutions and for the attacks whose counts are not 0: ncu
- * keeps the profiled kernels of its processes apart (its lock files in /tmp), and the GPU lock
- * keeps every other run off the GPU meanwhile. Bank conflicts vary from run to run either way. */
+ * keeps the profiled kernels of its processes apart, and the GPU lock keeps every other run off
+ * the GPU meanwhile. Bank conflicts vary from run to run either way. ncu keeps that lock in its
+ * TMPDIR, which every confined run has in its own folder: inside the grader two of the three
+ * runs failed at once (technique checks 14.1 s), so the runs of one phase share a TMPDIR of
+ * their own (tool_tmp). */
 void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress)
 {
     lab_profile p[CML_MAX_LABS] = {0};
@@ -85,7 +90,15 @@ void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress)
     int started[CML_MAX_LABS] = {0}, shared = 0;
     const double t0 = cml_now();
     n = n < CML_MAX_LABS ? n : CML_MAX_LABS;
+    char tmp[] = "/tmp/cml-ncu-XXXXXX"; /* the tool domain may write /tmp, never the lab */
+    const cml_sandbox_caps *caps = cml_sandbox_caps_get();
+    int have_tmp = mkdtemp(tmp) != NULL;
+    if (have_tmp && caps->drop_user && chown(tmp, caps->uid, caps->gid) < 0) {
+        rmdir(tmp); /* the tools could not write it: each run keeps its own TMPDIR */
+        have_tmp = 0;
+    }
     for (int l = 0; l < n; l++) {
+        labs[l].env.tool_tmp = have_tmp ? tmp : NULL;
         labs[l].env.ncu = calloc(1, sizeof *labs[l].env.ncu); /* NULL: each check alone */
         p[l].lab = &labs[l];
         for (int t = 0; t < labs[l].spec->ntasks; t++)
@@ -117,7 +130,10 @@ void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress)
             cml_ncu_runs_free(labs[l].env.ncu);
         free(labs[l].env.ncu);
         labs[l].env.ncu = NULL;
+        labs[l].env.tool_tmp = NULL;
     }
+    if (have_tmp)
+        cml_rmtree(tmp);
     if (progress && n == 1)
         fprintf(progress, "[%s] technique checks: %.1f s%s\n", labs[0].spec->lab,
                 cml_now() - t0, shared ? " (the solved tasks' ncu cases in one run)" : "");
