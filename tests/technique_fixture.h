@@ -114,7 +114,7 @@ static void setup(void)
     static char ev[CML_PATH];
     cml_fmt(ev, sizeof ev, "%s/ev", dir);
     cml_ncu_runs_free(&ncu_runs_kept);
-    env = (cml_technique_env){ ev, NULL, "/bin/true", 90, 7, dir, 10, &ncu_runs_kept };
+    env = (cml_technique_env){ ev, NULL, "/bin/true", 90, 7, dir, 10, &ncu_runs_kept, NULL };
     memset(&r, 0, sizeof r);
 }
 

@@ -28,6 +28,8 @@ typedef struct {
     const char *work_dir; /* where the tools run */
     double timeout_s;     /* one run of the lab binary (the tools get a multiple) */
     struct cml_ncu_runs *ncu; /* the ncu runs the lab's checks share; NULL: each runs alone */
+    const char *tool_tmp; /* the TMPDIR the ncu runs of one phase share, so that ncu's lock
+                             keeps their profiling apart; NULL: each run's own folder */
 } cml_technique_env;
 
 /* ptx or sass check c: a line of the student's code (of the kernel c->scope, when set, which

@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -26,10 +27,12 @@ void cml_gpu_unlock(int fd)
         close(fd); /* closing the only descriptor releases the flock */
 }
 
-/* The grading's lock, held around each of its GPU runs (main thread only: the sanitizer pool
- * is held as one run by the thread that starts it). */
+/* The grading's lock, held around each of its GPU runs. Only the main thread takes and drops
+ * it; threads it starts while holding it (the technique phase's ncu runs) nest inside that
+ * hold, so the depth they change is atomic and never reaches 0 in them. */
 static const char *hold_path;
-static int hold_fd = -1, hold_depth;
+static int hold_fd = -1;
+static atomic_int hold_depth;
 static double held_s, waited_s, since; /* for cml_gpu_hold_times */
 
 /* Contract in gpu_lock.h. */
@@ -41,7 +44,7 @@ void cml_gpu_hold_path(const char *path)
 /* Contract in gpu_lock.h. */
 void cml_gpu_hold(void)
 {
-    if (hold_depth++ > 0)
+    if (atomic_fetch_add(&hold_depth, 1) > 0)
         return;
     const double asked = cml_now();
     if (hold_path)
@@ -53,7 +56,12 @@ void cml_gpu_hold(void)
 /* Contract in gpu_lock.h. */
 void cml_gpu_release(void)
 {
-    if (hold_depth == 0 || --hold_depth > 0)
+    int depth = atomic_load(&hold_depth);
+    do
+        if (depth == 0)
+            return; /* a release without its hold */
+    while (!atomic_compare_exchange_weak(&hold_depth, &depth, depth - 1));
+    if (depth > 1)
         return;
     held_s += cml_now() - since;
     cml_gpu_unlock(hold_fd);

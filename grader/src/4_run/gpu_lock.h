@@ -15,8 +15,9 @@ void cml_gpu_unlock(int fd);
 /* The lock a grading holds around each run that uses the GPU (a lab run, ncu, the sanitizer
  * phase, the probe), so that another grading of the same GPU (a batch runs two) builds,
  * verifies and checks on the CPU meanwhile, but never runs on the GPU at the same time.
- * cml_gpu_hold_path sets the file (NULL: no lock, the default); hold and release nest, and are
- * called from the grading's main thread only. */
+ * cml_gpu_hold_path sets the file (NULL: no lock, the default); hold and release nest. The
+ * outermost hold and release belong to the grading's main thread; a thread it starts while
+ * holding may hold and release inside that hold (the technique phase's ncu runs do). */
 void cml_gpu_hold_path(const char *path);
 void cml_gpu_hold(void);
 void cml_gpu_release(void);

@@ -290,6 +290,7 @@ typedef struct {
     cml_run_record ref_run;     /* the reference solution's timings, same GPU, same grading */
     int ntasks;
     cml_task_result tasks[CML_MAX_TASKS];
+    unsigned char ran[CML_MAX_TASKS]; /* the task's cases ran here: its technique checks are due */
     double score, max_score;
     double wall_s;
 } cml_lab_result;
@@ -348,6 +349,9 @@ typedef struct {
     const char *root;   /* the tool's install folder: readable and executable */
     const char *report; /* NULL, or a fresh folder for the tool's own output (its log): the
                            tool may write it, the lab it starts (cml-confine) may not */
+    const char *tmp;    /* NULL, or the tool's TMPDIR (under /tmp, which the tool may write),
+                           shared by runs that must see each other's files: ncu keeps its
+                           profiling lock there. The lab gets its run folder back (cml-confine) */
 } cml_tool_dirs;
 int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *scratch,
                       const cml_tool_dirs *tool, int result_fd, const uint64_t *seed,

@@ -8,6 +8,7 @@
 #include "evidence.h"
 #include "calibration.h"
 #include "gpu_lock.h"
+#include "grade_technique.h"
 #include "build.h"
 #include "probe.h"
 #include "report.h"
@@ -99,11 +100,10 @@ static int find_gpu(const cml_grade_opts *o, cml_grading *g, char *err, size_t e
     return 0;
 }
 
-/* Grade lab i (its builds done) and rewrite the reports. */
-static void finish_lab(const cml_grade_opts *o, const cml_lab_spec *spec, lab_build *b,
-                       const cml_run_opts *ro, cml_grading *g, double t0)
+/* How lab b's binaries run: ro, with the lab's builds. */
+static cml_run_opts lab_opts(const cml_grade_opts *o, const cml_lab_spec *spec,
+                             const lab_build *b, const cml_run_opts *ro)
 {
-    cml_lab_result *r = &g->labs[g->nlabs];
     cml_run_opts lro = *ro;
     lro.ev_dir = b->student.ev_dir[0] ? b->student.ev_dir : NULL;
     lro.ev_digest = b->student.ev_digest;
@@ -112,6 +112,16 @@ static void finish_lab(const cml_grade_opts *o, const cml_lab_spec *spec, lab_bu
     lro.cc = b->student.cc;
     lro.practice = cml_practice_lab(o->root, spec);
     lro.refused = b->student.refused;
+    lro.technique_later = 1; /* technique_all, for every lab at once */
+    return lro;
+}
+
+/* Grade lab i (its builds done) and rewrite the reports. */
+static void finish_lab(const cml_grade_opts *o, const cml_lab_spec *spec, lab_build *b,
+                       const cml_run_opts *ro, cml_grading *g, double t0)
+{
+    cml_lab_result *r = &g->labs[g->nlabs];
+    cml_run_opts lro = lab_opts(o, spec, b, ro);
     if (o->student_bin)
         cml_grade_lab_with_binaries(spec, o->student_bin, lro.practice ? NULL : o->ref_bin,
                                     &lro, r);
@@ -132,6 +142,39 @@ static void finish_lab(const cml_grade_opts *o, const cml_lab_spec *spec, lab_bu
         cml_rmtree(b->reference.dir);
     cml_build_free(&b->student);
     cml_build_free(&b->reference);
+}
+
+/* After every lab's runs: the technique checks of every lab that ran, its ncu runs at once
+ * (cml_technique_labs), and the totals again. */
+static void technique_all(const cml_grade_opts *o, const lab_build *lb, const cml_run_opts *ro,
+                          cml_grading *g)
+{
+    cml_tech_lab labs[CML_MAX_LABS];
+    for (int i = 0; i < g->nlabs; i++) {
+        const cml_run_opts lro = lab_opts(o, g->labs[i].spec, &lb[i], ro);
+        labs[i] = (cml_tech_lab){ g->labs[i].spec,
+            { lro.ev_dir, lro.ev_digest, o->student_bin ? o->student_bin : lb[i].student.bin,
+              lro.cc, lro.seed, lro.work_dir, g->labs[i].spec->timeout_s, NULL, NULL },
+            &g->labs[i] };
+    }
+    cml_technique_labs(labs, g->nlabs, ro->progress);
+    cml_rescore(g);
+}
+
+/* Contract in grade.h. */
+void cml_rescore(cml_grading *g)
+{
+    g->score = g->max_score = 0;
+    for (int l = 0; l < g->nlabs; l++) {
+        cml_lab_result *lab = &g->labs[l];
+        lab->score = lab->max_score = 0;
+        for (int i = 0; i < lab->ntasks; i++) {
+            lab->score += lab->tasks[i].score;
+            lab->max_score += lab->tasks[i].max_score;
+        }
+        g->score += lab->score;
+        g->max_score += lab->max_score;
+    }
 }
 
 /* After every lab's timed runs: the sanitizers on each lab's student binary, the reports
@@ -243,6 +286,8 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
                         .progress = o->progress, .cal = use_cal ? &cal : NULL };
     for (int i = 0; i < nspecs; i++)
         finish_lab(o, &specs[i], &lb[i], &ro, g, t0);
+    if (g->have_gpu || o->student_bin) /* as finish_lab: the labs whose binaries ran */
+        technique_all(o, lb, &ro, g);
     sanitize_all(o, lb, &ro, g, t0);
     if (unpacked && !o->keep)
         cml_rmtree(sub);

@@ -35,6 +35,9 @@ typedef struct {
     /* the build's link-rule lines held by code some API functions reach (cml_build.refused):
      * the tasks that call those functions are build errors and never run; NULL: none */
     const char *refused;
+    /* the technique checks wait for cml_technique_labs, which the pipeline calls once for every
+     * lab after their runs; 0: cml_grade_lab_with_binaries runs them for its lab */
+    int technique_later;
 } cml_run_opts;
 
 /* Grade one lab from built binaries: one reference run with --no-output for the timed cases
@@ -79,6 +82,10 @@ void cml_reference_runs(const cml_lab_spec *spec, const char *ref_bin, const cml
  * error), score 0 of its full points, and `detail`. */
 void cml_lab_not_run(const cml_lab_spec *spec, enum cml_status status, const char *detail,
                      cml_lab_result *out);
+
+/* The lab's and the grading's totals again, from the tasks' scores (grade.c): after a phase
+ * that judges tasks of every lab (the technique checks, the sanitizers). */
+void cml_rescore(cml_grading *g);
 
 /* Free what a lab result owns (its build log). */
 void cml_lab_result_free(cml_lab_result *r);

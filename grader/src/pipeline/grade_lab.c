@@ -107,30 +107,6 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
     return 0;
 }
 
-/* The technique checks of every task that ran, after all were scored (a check may award or
- * withhold a task's points): the tasks solved by then share one ncu run (technique.h). */
-static void techniques(const cml_lab_spec *spec, const char *bin, const cml_run_opts *o,
-                       const int *ran, cml_lab_result *out)
-{
-    cml_ncu_runs *runs = calloc(1, sizeof *runs); /* NULL: each check profiles alone */
-    cml_technique_env te = { o->ev_dir, o->ev_digest, bin, o->cc, o->seed, o->work_dir,
-                             spec->timeout_s, runs };
-    int solved[CML_MAX_TASKS];
-    for (int t = 0; t < spec->ntasks; t++)
-        solved[t] = ran[t] && (cml_status_earns(out->tasks[t].status) & CML_PART_TECHNIQUE);
-    const double t0 = cml_now();
-    int shared = cml_tech_ncu_lab(spec, solved, &te);
-    for (int t = 0; t < spec->ntasks; t++)
-        if (ran[t])
-            cml_technique_task(spec, &spec->tasks[t], &te, &out->tasks[t]);
-    if (runs)
-        cml_ncu_runs_free(runs);
-    free(runs);
-    if (o->progress)
-        fprintf(o->progress, "[%s] technique checks: %.1f s%s\n", spec->lab, cml_now() - t0,
-                shared ? " (the solved tasks' ncu cases in one run)" : "");
-}
-
 /* Whether task t calls API function api (its `api` list; none listed: every one). */
 static int task_calls(const cml_task_spec *t, const char *api, size_t len)
 {
@@ -217,10 +193,15 @@ int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bi
             rc |= !ran[t];
         }
     }
-    techniques(spec, student_bin, o, ran, out);
     for (int t = 0; t < spec->ntasks; t++) {
+        out->ran[t] = (unsigned char)ran[t];
         out->score += out->tasks[t].score;
         out->max_score += out->tasks[t].max_score;
+    }
+    if (!o->technique_later) {
+        cml_tech_lab one = { spec, { o->ev_dir, o->ev_digest, student_bin, o->cc, o->seed,
+                                     o->work_dir, spec->timeout_s, NULL, NULL }, out };
+        cml_technique_labs(&one, 1, o->progress); /* sums the lab's score again */
     }
     free(ref);
     out->wall_s = cml_now() - t0;

@@ -81,22 +81,6 @@ static void apply(cml_task_result *r)
         }
 }
 
-/* The lab's and the grading's totals again, from the tasks' scores. */
-static void rescore(cml_grading *g)
-{
-    g->score = g->max_score = 0;
-    for (int l = 0; l < g->nlabs; l++) {
-        cml_lab_result *lab = &g->labs[l];
-        lab->score = lab->max_score = 0;
-        for (int i = 0; i < lab->ntasks; i++) {
-            lab->score += lab->tasks[i].score;
-            lab->max_score += lab->tasks[i].max_score;
-        }
-        g->score += lab->score;
-        g->max_score += lab->max_score;
-    }
-}
-
 /* The cases task t gives the tools (sanitize_run.c chooses them). */
 static int ncases(const cml_task_spec *t)
 {
@@ -230,7 +214,7 @@ void cml_sanitize_phase(cml_grading *g, const char *const bins[], const unsigned
     for (int l = 0; l < g->nlabs; l++)
         for (int i = 0; i < g->labs[l].ntasks; i++)
             apply(&g->labs[l].tasks[i]);
-    rescore(g);
+    cml_rescore(g);
     g->sanitize_phase = CML_SANITIZE_DONE;
     if (o->progress)
         fprintf(o->progress, "sanitizers: %d runs in %.1f s (%d at a time%s)\n", n + m,

@@ -5,11 +5,27 @@
 
 #include "technique_run.h" /* the ncu runs a lab's checks share, and technique.h */
 
+#include <stdio.h>
+
 /* Run task t's checks into r->tech[], then, when every case passed (status passed or slow),
  * award t->technique_points if every check passed or was not checked, else set status
  * "technique" and say in the detail which check failed and what it proves. ncu runs only
  * when every case passed. Other statuses (wrong, no-gpu, ...) keep their score 0. */
 void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
                         const cml_technique_env *env, cml_task_result *r);
+
+/* One lab's technique checks, for cml_technique_labs: its tasks' verdicts in out (out->ran
+ * says which tasks ran), the binary and evidence in env (env.ncu is set there). */
+typedef struct {
+    const cml_lab_spec *spec;
+    cml_technique_env env;
+    cml_lab_result *out;
+} cml_tech_lab;
+
+/* The technique checks of every task that ran, in labs[0..n), after all were scored (a check
+ * may award or withhold a task's points); each lab's score is summed again. The tasks of a lab
+ * solved by then share one ncu run (technique_run.h), and those runs of all n labs go at once,
+ * under one hold of the GPU lock (grade_technique.c says why that is safe). */
+void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress);
 
 #endif /* CML_GRADE_TECHNIQUE_H */

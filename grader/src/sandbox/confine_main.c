@@ -65,6 +65,7 @@ int main(int argc, char **argv)
         close(rs);
     }
     unsetenv("CML_SANDBOX_RELAX");
+    setenv("TMPDIR", dir, 1); /* the tool's may be shared with other runs: the lab keeps its own */
     execv(prog, lab);
     /* the report folder is out of reach now: the tool sees the status and the message */
     report = NULL;

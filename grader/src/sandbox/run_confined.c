@@ -53,7 +53,7 @@ int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *s
     char *env[35];
     int e = 0, seed_fd = -1;
     snprintf(home, sizeof home, "HOME=%s", scratch);
-    snprintf(tmp, sizeof tmp, "TMPDIR=%s", scratch);
+    snprintf(tmp, sizeof tmp, "TMPDIR=%s", tool && tool->tmp ? tool->tmp : scratch);
     env[e++] = home;
     env[e++] = tmp;
     if (seed) /* its number is filled in once the pipe is made, after every early return */
