@@ -18,6 +18,8 @@
 #include "helpers.h"
 #include "sandbox.h"
 #include "spec.h"
+#include "technique.h"
+#include "tool_run.h"
 #include "suites.h"
 #include "sanitize.h"
 #include "util.h"
@@ -236,6 +238,39 @@ START_TEST(sanitizer_run_of_sixteen_cases_gets_them_all)
 }
 END_TEST
 
+/* The ncu runs of one technique phase share a TMPDIR (ncu's library in each lab takes its
+ * profiling lock there): the lab may write that folder, and still nothing else in /tmp. */
+START_TEST(lab_under_a_tool_writes_the_shared_tmp_and_nothing_else)
+{
+    char shared[64], lock[CML_PATH], detail[512];
+    test_tmpdir(shared, sizeof shared); /* as the phase makes it: the lab's user may write it */
+    chmod(shared, 0777);
+    cml_fmt(lock, sizeof lock, "%s/lock", shared);
+    const char *tool = getenv("CML_SANITIZER");
+    char *argv[] = { (char *)tool, "./lab", "--no-output", "--case", "1.1,n=1000", NULL };
+    cml_technique_env env = { .bin = test_path("build/fake_lab"), .seed = 7, .work_dir = dir,
+                              .timeout_s = 10, .tool_tmp = shared };
+    const char *target[2] = { lock, victim };
+    const int want[2] = { 0, EACCES };
+    for (int i = 0; i < 2; i++) {
+        cml_proc_result r = {0};
+        unlink(log_path);
+        setenv("FAKE_ATTACK_ALWAYS", "attack_write", 1);
+        setenv("FAKE_TARGETS", target[i], 1);
+        ck_assert_int_eq(cml_tool_run(argv, "--log-file", &env, -1, "ncu", &r, detail,
+                                      sizeof detail), 0);
+        cml_proc_result_free(&r);
+        int e = attempt_errno();
+        ck_assert_msg(e == want[i], "writing %s: errno %d", target[i], e);
+    }
+    ck_assert_int_eq(access(lock, F_OK), 0);
+    cml_rmtree(shared);
+    char *text = cml_read_text(victim, 4096, NULL);
+    ck_assert_str_eq(text, "01_x\t1.1\tpassed\t6\t6\n");
+    free(text);
+}
+END_TEST
+
 /* Adds the tool-run tests to the sandbox suite; how many confined ones were left out (no
  * Landlock here). */
 int sandbox_tool_add(Suite *s)
@@ -257,7 +292,8 @@ int sandbox_tool_add(Suite *s)
         tcase_add_test(tc, lab_under_a_tool_cannot_write_tmp);
         tcase_add_test(tc, lab_under_a_tool_cannot_read_the_repository);
         tcase_add_test(tc, protected_folder_in_tmp_keeps_the_tool_working_and_the_lab_out);
+        tcase_add_test(tc, lab_under_a_tool_writes_the_shared_tmp_and_nothing_else);
     }
     suite_add_tcase(s, tc);
-    return confined ? 0 : 4;
+    return confined ? 0 : 5;
 }

@@ -169,6 +169,10 @@ int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_tech
     }
     runs->lab.rc = ncu_exec(ncu, kernels, metrics, cases, runs->lab.ntasks, env, &runs->lab.r,
                             detail, sizeof detail);
+    const char *err = runs->lab.r.output ? strstr(runs->lab.r.output, "==ERROR==") : NULL;
+    if (runs->lab.rc != 0) /* for the progress line: its checks then profile alone */
+        snprintf(runs->lab.why, sizeof runs->lab.why, "%.200s%s%.*s", detail, err ? ": " : "",
+                 err ? (int)strcspn(err, "\n") : 0, err ? err : "");
     return runs->lab.ntasks;
 }
 

@@ -41,6 +41,7 @@ typedef struct cml_ncu_runs {
     struct {
         const cml_task_spec *tasks[CML_MAX_TASKS]; /* whose cases the run took */
         int ntasks, rc;
+        char why[400];             /* rc != 0: why, with ncu's first error line */
         cml_proc_result r;
     } lab;
 } cml_ncu_runs;

@@ -10,13 +10,13 @@
 #define TOOL_MAX_ARGS (32 + 2 * CML_MAX_CASES)
 #define TOOL_LOG_CAP ((size_t)4 << 20)
 
-/* argv with `log_opt log` after the tool and the lab ("./lab") started through cml-confine,
- * into `out` (TOOL_MAX_ARGS); 1 when cml-confine was put in, 0 when CML_SANDBOX_RELAX names
+/* argv with `log_opt log` after the tool and the lab ("./lab") started through cml-confine
+ * (given the ncu phase's shared TMPDIR `tmp`, or NULL), into `out` (TOOL_MAX_ARGS); 1 when cml-confine was put in, 0 when CML_SANDBOX_RELAX names
  * "noconfine" (diagnosis only: the lab then has the tool's rights), -1 when they do not fit
  * (never cut short: a lab given half a --case exits before CUDA, and 16 sanitizer cases plus
  * two more tool options did, lab 04 on an H100). */
 static int tool_argv(char *const argv[], const char *log_opt, char *log, char *report,
-                     char **out)
+                     const char *tmp, char **out)
 {
     const char *relax = getenv("CML_SANDBOX_RELAX"), *inner = getenv("CML_SANDBOX_RELAX_INNER");
     int skip = relax && strstr(relax, "noconfine"), put = 0, n = 0;
@@ -24,12 +24,16 @@ static int tool_argv(char *const argv[], const char *log_opt, char *log, char *r
     out[n++] = (char *)log_opt;
     out[n++] = log;
     for (int i = 1; argv[i]; i++) {
-        if (n >= TOOL_MAX_ARGS - 8)
+        if (n >= TOOL_MAX_ARGS - 10) /* room for cml-confine's 8 and argv[i], NULL */
             return -1;
         if (!skip && !put && strcmp(argv[i], "./lab") == 0) {
             out[n++] = "./confine";
             out[n++] = "--report";
             out[n++] = report;
+            if (tmp) {
+                out[n++] = "--tmp";
+                out[n++] = (char *)tmp;
+            }
             if (inner && *inner) {
                 out[n++] = "--relax";
                 out[n++] = (char *)inner;
@@ -68,7 +72,7 @@ int cml_tool_run(char *const argv[], const char *log_opt, const cml_technique_en
     int logged = made && cml_sandbox_scratch(env->work_dir, name, NULL, report, sizeof report,
                                              err, sizeof err) == 0;
     int put = logged && cml_fmt(log, sizeof log, "%s/%s.log", report, tool) == 0
-              ? tool_argv(argv, log_opt, log, report, args) : -1;
+              ? tool_argv(argv, log_opt, log, report, env->tool_tmp, args) : -1;
     if (put < 0 && logged)
         snprintf(err, sizeof err, "grader error: too many arguments for %s", tool);
     if (put < 0 || (put && cml_sandbox_add_confine(dir, err, sizeof err) < 0)) {

@@ -79,10 +79,12 @@ static void *profile_lab(void *arg)
  * count (instructions executed, L2 sectors by aperture, shared memory per block) came out the
  * same at once as alone, for the solutions and for the attacks whose counts are not 0: ncu
  * keeps the profiled kernels of its processes apart, and the GPU lock keeps every other run off
- * the GPU meanwhile. Bank conflicts vary from run to run either way. ncu keeps that lock in its
- * TMPDIR, which every confined run has in its own folder: inside the grader two of the three
- * runs failed at once (technique checks 14.1 s), so the runs of one phase share a TMPDIR of
- * their own (tool_tmp). */
+ * the GPU meanwhile. Bank conflicts vary from run to run either way. ncu's library in the lab
+ * takes its profiling lock in the lab's TMPDIR: with each lab's own (its run folder), two of
+ * three runs failed at once ("a driver resource was unavailable", H100), so the runs of one
+ * phase share a TMPDIR (tool_tmp) that cml-confine lets their labs write. A check the shared
+ * run does not serve profiles its task alone afterwards, with a TMPDIR of its own, so what one
+ * lab leaves in the shared folder can cost another only time. */
 void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress)
 {
     lab_profile p[CML_MAX_LABS] = {0};
@@ -90,7 +92,7 @@ void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress)
     int started[CML_MAX_LABS] = {0}, shared = 0;
     const double t0 = cml_now();
     n = n < CML_MAX_LABS ? n : CML_MAX_LABS;
-    char tmp[] = "/tmp/cml-ncu-XXXXXX"; /* the tool domain may write /tmp, never the lab */
+    char tmp[] = "/tmp/cml-ncu-XXXXXX"; /* the tool domain may write /tmp; the labs this */
     const cml_sandbox_caps *caps = cml_sandbox_caps_get();
     int have_tmp = mkdtemp(tmp) != NULL;
     if (have_tmp && caps->drop_user && chown(tmp, caps->uid, caps->gid) < 0) {
@@ -113,11 +115,15 @@ void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress)
             pthread_join(th[l], NULL);
         else /* no thread: this lab's run after the others */
             profile_lab(&p[l]);
-        shared += p[l].shared > 0;
+        shared += p[l].shared > 0 && labs[l].env.ncu->lab.rc == 0;
     }
     cml_gpu_release();
     for (int l = 0; l < n; l++) {
         cml_lab_result *out = labs[l].out;
+        if (progress && p[l].shared && labs[l].env.ncu->lab.rc != 0)
+            fprintf(progress, "[%s] the shared ncu run failed, its tasks are profiled alone: "
+                    "%s\n", labs[l].spec->lab, labs[l].env.ncu->lab.why);
+        labs[l].env.tool_tmp = NULL; /* a task's own run: a TMPDIR of its own, as alone */
         out->score = out->max_score = 0;
         for (int t = 0; t < labs[l].spec->ntasks; t++) {
             if (out->ran[t]) /* a task's own ncu run, where the shared one did not serve */
@@ -130,7 +136,6 @@ void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress)
             cml_ncu_runs_free(labs[l].env.ncu);
         free(labs[l].env.ncu);
         labs[l].env.ncu = NULL;
-        labs[l].env.tool_tmp = NULL;
     }
     if (have_tmp)
         cml_rmtree(tmp);

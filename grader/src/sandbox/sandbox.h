@@ -23,6 +23,9 @@ typedef struct {
     uint64_t mem_cap;      /* resident bytes for the whole process tree; 0: the default */
     int injected;          /* the lab itself, started by cml-confine under a tool: the tool's
                               library inside it talks to the tool on the tool's ports */
+    const char *ncu_tmp;   /* NULL, or (injected) the TMPDIR the ncu runs of one technique
+                              phase share: Nsight Compute's library in the lab takes its
+                              profiling lock there, so the lab may write it */
 } cml_sandbox;
 
 /* What this machine enforces, found once (cml_sandbox_caps). */

@@ -252,6 +252,7 @@ int cml_sandbox_ruleset(const cml_sandbox *sb, const char *bin, char *why, size_
     if (dev)
         closedir(dev);
     rc = rc ? rc : cml_sandbox_allow(rs, sb->scratch, CML_LL_SCRATCH);
+    rc = rc || !sb->ncu_tmp ? rc : cml_sandbox_allow(rs, sb->ncu_tmp, CML_LL_SCRATCH);
     rc = rc ? rc : grant_exec(rs, bin, 0);
     /* the lab under a tool: the tool's library in it listens on the tool's ports */
     if (rc == 0 && sb->injected && caps->net && !(relax && strstr(relax, "net")))
