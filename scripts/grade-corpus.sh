@@ -6,7 +6,9 @@
 #   scripts/grade-corpus.sh tests/planted/01_coalescing/lazy_timed_copy [...]
 # Logs under ${OUT:-build/corpus}; one line per submission, "ok" or "MISMATCH", as each is graded.
 # JOBS=N grades N at a time, sharing one GPU lock as a batch's gradings of one GPU do (builds
-# overlap, GPU runs do not); CML_CALIBRATION=FILE times against that calibration.
+# overlap, GPU runs do not); CML_CALIBRATION=FILE times against that calibration. WHOLE=1
+# hands in every lab of solutions/ with the one patched and grades them all (the other labs'
+# tasks must pass), so that the labs' technique phase runs its shared ncu runs at once.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-build/corpus}
@@ -16,7 +18,8 @@ out=$(realpath "$out")
 grade_one() {
     local d=$1 lab name sub g verdict want text
     lab=$(basename "$(dirname "$d")") name=$(basename "$d")
-    sub=$(mktemp -d) && cp -r "solutions/$lab" "$sub/$lab"
+    sub=$(mktemp -d)
+    if [ "${WHOLE:-0}" = 1 ]; then cp -r solutions/* "$sub/"; else cp -r "solutions/$lab" "$sub/"; fi
     g="$out/$lab-$name"
     # the paths an attack names as one who read a grading log would (tests/attack_corpus.c)
     if ! sed -e "s#@ROOT@#$PWD#g" -e "s#@OUT@#$g#g" -e "s#@OTHER@#$out/other#g" \
@@ -26,7 +29,8 @@ grade_one() {
     local extra=()
     [ "${JOBS:-1}" -gt 1 ] && extra+=(--gpu-lock "$out/gpu.lock")
     [ -n "${CML_CALIBRATION:-}" ] && extra+=(--calibration "$CML_CALIBRATION")
-    build/cml-grade grade --submission "$sub" --lab "${lab%%_*}" --out "$g" --no-color \
+    [ "${WHOLE:-0}" = 1 ] || extra+=(--lab "${lab%%_*}")
+    build/cml-grade grade --submission "$sub" --out "$g" --no-color \
         "${extra[@]}" > "$g.log" 2>&1
     verdict=ok
     while IFS=$'\t' read -r _ task status _ _ detail; do
