@@ -18,19 +18,28 @@ static const char MEET[] =
     "echo \"$TMPDIR\" >> \"$FAKE_ARGS.tmp\"\n"
     "exec \"$MEET_NCU\" \"$@\"\n";
 
+/* In front of the fixture's fake ($KILL_NCU): a run of two cases or more (a lab's shared run)
+ * dies of SIGKILL, as a tool run that fails on its own; a task's own run goes on. */
+static const char KILL_SHARED[] =
+    "#!/bin/sh\ncase \"$*\" in *--case*--case*) kill -9 $$;; esac\n"
+    "exec \"$KILL_NCU\" \"$@\"\n";
+
 static cml_lab_spec specs[2];
 static cml_lab_result out[2];
 
 /* Two labs of TWO_TASKS, their tasks passed, those marked in ran[l] as having run, through the
- * technique phase with the meeting fake in front, waiting for meet_n runs. */
-static void phase_of_two_labs(const unsigned char ran[2][2], const char *meet_n)
+ * technique phase with the meeting fake in front, waiting for meet_n runs; its progress lines
+ * to `progress`. */
+static void phase_of_two_labs_to(const unsigned char ran[2][2], const char *meet_n,
+                                 FILE *progress)
 {
     setenv("CML_SANDBOX", "off", 1); /* to read what the fake wrote */
     setenv("FAKE_NCU", "two", 1);
     setenv("FAKE_NCU_OTHER", "9", 1);
     put("meet", MEET, 1);
     setenv("MEET_NCU", in_dir("ncu"), 1);
-    setenv("CML_NCU", in_dir("meet"), 1);
+    const char *front = getenv("CML_NCU_FRONT"); /* a wrapper in front of meet, or none */
+    setenv("CML_NCU", front ? front : in_dir("meet"), 1);
     setenv("MEET_N", meet_n, 1);
     ck_assert_msg(load(TWO_TASKS) == 0, "%s", err);
     cml_tech_lab labs[2];
@@ -49,9 +58,14 @@ static void phase_of_two_labs(const unsigned char ran[2][2], const char *meet_n)
         labs[l] = (cml_tech_lab){ &specs[l], env, &out[l] };
         labs[l].env.ncu = NULL; /* the phase keeps each lab's runs */
     }
-    cml_technique_labs(labs, 2, NULL);
+    cml_technique_labs(labs, 2, progress);
     unsetenv("MEET_N");
     unsetenv("MEET_NCU");
+}
+
+static void phase_of_two_labs(const unsigned char ran[2][2], const char *meet_n)
+{
+    phase_of_two_labs_to(ran, meet_n, NULL);
 }
 
 static char *meetings(void)
@@ -125,6 +139,36 @@ START_TEST(a_task_that_did_not_run_is_not_checked)
 }
 END_TEST
 
+/* A shared run that fails says so, with why, in the progress, and each check is then judged
+ * from its task's own run. */
+START_TEST(a_failed_shared_run_says_why_and_each_task_runs_alone)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *progress = open_memstream(&text, &len);
+    ck_assert_ptr_nonnull(progress);
+    put("kill", KILL_SHARED, 1);
+    setenv("KILL_NCU", in_dir("meet"), 1);
+    setenv("CML_NCU_FRONT", in_dir("kill"), 1);
+    phase_of_two_labs_to((const unsigned char[2][2]){ { 1, 1 }, { 1, 1 } }, "1", progress);
+    unsetenv("KILL_NCU");
+    unsetenv("CML_NCU_FRONT");
+    fclose(progress);
+    ck_assert_msg(strstr(text, "[04_x] the shared ncu run failed, its tasks are profiled alone: "
+                               "not checked (ncu"), "%s", text);
+    ck_assert_msg(strstr(text, "(0 labs' shared ncu runs at once)"), "%s", text);
+    free(text);
+    /* each check read its task's own run (the fake does not filter kernels, so the values
+     * are the fake's, not what ncu would give) */
+    for (int l = 0; l < 2; l++)
+        for (int t = 0; t < 2; t++) {
+            const cml_tech_result *c = &out[l].tasks[t].tech[0];
+            ck_assert_msg(strstr(c->detail, t ? "(case 1.2,n=64)" : "(case 1.1,n=1000)") &&
+                          !strstr(c->detail, "one ncu run"), "lab %d: %s", l, c->detail);
+        }
+}
+END_TEST
+
 /* Contract in suites.h: the technique phase's tests, a test case of the technique suite with
  * this file's own copy of the fixture. */
 void technique_labs_add(Suite *s)
@@ -134,5 +178,6 @@ void technique_labs_add(Suite *s)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, labs_profile_at_once_with_their_own_verdicts);
     tcase_add_test(tc, a_task_that_did_not_run_is_not_checked);
+    tcase_add_test(tc, a_failed_shared_run_says_why_and_each_task_runs_alone);
     suite_add_tcase(s, tc);
 }
