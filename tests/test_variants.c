@@ -185,6 +185,23 @@ START_TEST(token_pasted_copy_fails_the_no_copy_check)
 }
 END_TEST
 
+/* The explicit-copy program through a library's containers: no forbidden name in managed.cu's
+ * text, but its object calls cudaMalloc and cudaMemcpyAsync (thrust's device_vector and copy,
+ * instantiated in the file). A forbid that read the text alone passed it. */
+START_TEST(copies_through_a_library_fail_the_no_copy_check)
+{
+    check_variant("07", "managed.cu", "#include \"managed.h\"\n",
+                  "#include \"managed.h\"\n#include <thrust/copy.h>\n"
+                  "#include <thrust/device_vector.h>\n"
+                  "void via_containers(float *C, const float *A, size_t n) // never called\n{\n"
+                  "    thrust::device_vector<float> a(A, A + n);\n"
+                  "    thrust::copy(a.begin(), a.end(), C);\n}\n", "7.1");
+    assert_kind(CML_TECH_FORBID, CML_TECH_FAILED);
+    ck_assert_msg(strstr(variant_r.tech[0].detail, "managed.cu's object calls cudaM") != NULL,
+                  "%s", variant_r.tech[0].detail);
+}
+END_TEST
+
 /* Lab 03: the 2008 experiment must go through shared memory; 3.3b must swizzle, not pad. */
 #define ROW_MAJOR_TILE "    __shared__ float tile[TILE * TILE];\n"
 #define SWIZZLE_TILE "    __shared__ float tile[GRAM][GRAM];\n"
@@ -287,6 +304,7 @@ Suite *variants_suite(void)
     tcase_add_test(tc, cub_and_thrust_headers_build);
     tcase_add_test(tc, old_copies_under_if0_pass_the_no_copy_check);
     tcase_add_test(tc, token_pasted_copy_fails_the_no_copy_check);
+    tcase_add_test(tc, copies_through_a_library_fail_the_no_copy_check);
     variants_planted_add(tc);
     suite_add_tcase(s, tc);
     return s;

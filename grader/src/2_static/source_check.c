@@ -100,6 +100,27 @@ static int hands_off(const cml_lab_spec *spec, const cml_technique_env *env, con
     return hit;
 }
 
+/* A function that file's object calls and re matches as a whole, which its text does not name:
+ * code the file instantiates from a header (thrust's device_vector allocates with cudaMalloc
+ * and copies with cudaMemcpyAsync) is the file's own code. 1 with the name in found; else 0,
+ * also when there is no object evidence (the tests' hand-written folders). */
+static int object_calls(const cml_technique_env *env, const char *file, const regex_t *re,
+                        char *found, size_t flen)
+{
+    char why[300], name[200];
+    char *syms = cml_tech_evidence(env, file, ".symbols", why, sizeof why);
+    int hit = 0;
+    for (const char *p = syms; p && !hit && *p; p += strcspn(p, "\n"), p += *p == '\n')
+        if (p[0] == 'U' && p[1] == ' ') {
+            snprintf(name, sizeof name, "%.*s", (int)strcspn(p + 2, "\n"), p + 2);
+            hit = regexec(re, name, 0, NULL, 0) == 0;
+        }
+    if (hit)
+        snprintf(found, flen, "%s", name);
+    free(syms);
+    return hit;
+}
+
 /* The first name in text (code with its literals blanked) that re matches: 1 with its line
  * (blanks squeezed, capped to len) in found and the line's number in *line_no; else 0. Names
  * are read as the compiler's tokens: whole (a helper named replaces_cudaMemcpy is not
@@ -138,13 +159,14 @@ static int find_name(const char *text, const regex_t *re, char *found, size_t le
 /* Contract in technique.h. forbid: no name in the student's file, as the compiler saw it,
  * matches the pattern as a whole: the preprocessed text's lines from that file (cml_own_text
  * above), so code under `#if 0` and comments never count and a call spelled with `##` does;
+ * the file's object calls no function of such a name (a library template it instantiates);
  * and the file calls no function of another student file whose code reaches such a name.
  * Evidence without preprocessed text (the tests' hand-written folders) falls back to the
  * source with comments and literals blanked. */
 void cml_tech_forbid(const cml_lab_spec *spec, const cml_tech_spec *c,
                      const cml_technique_env *env, cml_tech_result *out)
 {
-    char found[160], why[300], handed_how[400];
+    char found[160], why[300], handed_how[400], called[200];
     int line = 0;
     long *linenos = NULL;
     out->state = CML_TECH_NOT_CHECKED;
@@ -161,19 +183,25 @@ void cml_tech_forbid(const cml_lab_spec *spec, const cml_tech_spec *c,
     char whole[sizeof c->pattern + 8];
     snprintf(whole, sizeof whole, "^(%s)$", c->pattern); /* the whole name, never a part */
     regex_t re;
-    int hit = 0, handed = 0;
+    int hit = 0, handed = 0, calls = 0;
     if (regcomp(&re, whole, REG_EXTENDED | REG_NOSUB) == 0) {
         hit = find_name(src, &re, found, 120, &line);
-        handed = !hit && hands_off(spec, env, c->file, &re, handed_how, sizeof handed_how);
+        calls = !hit && object_calls(env, c->file, &re, called, sizeof called);
+        handed = !hit && !calls &&
+                 hands_off(spec, env, c->file, &re, handed_how, sizeof handed_how);
         regfree(&re);
     }
     if (hit && linenos)
         line = (int)linenos[line - 1];
     free(src);
     free(linenos);
-    out->state = hit || handed ? CML_TECH_FAILED : CML_TECH_PASSED;
+    out->state = hit || calls || handed ? CML_TECH_FAILED : CML_TECH_PASSED;
     if (hit)
         snprintf(out->detail, sizeof out->detail, "%s line %d: %s", c->file, line, found);
+    else if (calls)
+        snprintf(out->detail, sizeof out->detail, "%s's object calls %.100s, which the file "
+                 "does not name: a library's code it uses (thrust's containers and copies "
+                 "allocate and copy) counts as its own", c->file, called);
     else if (handed)
         snprintf(out->detail, sizeof out->detail, "%.230s: the forbidden call is reached "
                  "all the same", handed_how);
