@@ -101,8 +101,8 @@ static int hands_off(const cml_lab_spec *spec, const cml_technique_env *env, con
 }
 
 /* A function that file's object calls and re matches as a whole, which its text does not name:
- * code the file instantiates from a header (thrust's device_vector allocates with cudaMalloc
- * and copies with cudaMemcpyAsync) is the file's own code. 1 with the name in found; else 0,
+ * code the file instantiates from a header (Thrust's device_malloc allocates with cudaMalloc,
+ * its copy copies with cudaMemcpyAsync) is the file's own code. 1 with the name in found; else 0,
  * also when there is no object evidence (the tests' hand-written folders). */
 static int object_calls(const cml_technique_env *env, const char *file, const regex_t *re,
                         char *found, size_t flen)
@@ -200,7 +200,7 @@ void cml_tech_forbid(const cml_lab_spec *spec, const cml_tech_spec *c,
         snprintf(out->detail, sizeof out->detail, "%s line %d: %s", c->file, line, found);
     else if (calls)
         snprintf(out->detail, sizeof out->detail, "%s's object calls %.100s, which the file "
-                 "does not name: a library's code it uses (thrust's containers and copies "
+                 "does not name: a library's code it uses (Thrust's device_malloc and copy "
                  "allocate and copy) counts as its own", c->file, called);
     else if (handed)
         snprintf(out->detail, sizeof out->detail, "%.230s: the forbidden call is reached "
