@@ -140,7 +140,8 @@ void cml_sanitize_job_run(cml_sanitize_job *j)
         argv[a++] = cases[i];
     }
     argv[a] = NULL;
-    cml_technique_env env = { NULL, NULL, j->bin, 0, j->seed, j->work_dir, j->timeout_s, NULL, NULL };
+    cml_technique_env env = { .bin = j->bin, .seed = j->seed, .work_dir = j->work_dir,
+                              .timeout_s = j->timeout_s };
     cml_proc_result r = {0};
     int fd = cml_result_fd_open(); /* the graded runs' channel: the lab cannot tell them apart */
     int ran = cml_tool_run(argv, "--log-file", &env, fd, "compute-sanitizer", &r,

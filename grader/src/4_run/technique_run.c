@@ -68,6 +68,12 @@ static void ncu_case_of(const cml_task_spec *t, char *buf, size_t len)
  * cases and done, or ran into the time limit: it was not profiled doing the task's work. */
 #define NCU_CUT_SHORT (-2)
 
+/* What ncu's own log says when the GPU's profiling resources are taken (another profiler, such
+ * as DCGM, or a second ncu session): the lab then exits (status 9) after hello, through no
+ * doing of its own (seen on an H100 with two sessions whose locks lay apart). The log is
+ * ncu's file, which the lab cannot write. */
+static const char COUNTERS_BUSY[] = "a driver resource was unavailable";
+
 /* ncu on the lab binary: `--case` each of cases[0..n-1], profiling kernels matching the ERE
  * `kernels` for `metrics`. The lab gets the graded runs' result channel, so that nothing in
  * its environment says it is profiled rather than graded (a lab that took its technique's path
@@ -101,6 +107,12 @@ static int ncu_exec(const char *ncu, const char *kernels, const char *metrics,
         close(fd);
     const cml_channel_progress got = cml_records_progress(said);
     free(said);
+    const char *busy = r->output ? strstr(r->output, COUNTERS_BUSY) : NULL;
+    if (got.hello && busy && !r->timed_out) {
+        snprintf(detail, dlen, "not checked (the GPU's profiling counters were taken by "
+                 "another profiler, such as DCGM: ncu said \"%s\")", COUNTERS_BUSY);
+        return -1;
+    }
     if (got.hello && (!got.done || got.cases < n || r->timed_out)) {
         snprintf(detail, dlen, "the lab binary %s under ncu after %d of %d case(s)%s: every case "
                  "must run to its end", r->timed_out ? "reached its time limit" : "ended",

@@ -11,8 +11,9 @@
 #define TOOL_LOG_CAP ((size_t)4 << 20)
 
 /* argv with `log_opt log` after the tool and the lab ("./lab") started through cml-confine
- * (given the ncu phase's shared TMPDIR `tmp`, or NULL), into `out` (TOOL_MAX_ARGS); 1 when cml-confine was put in, 0 when CML_SANDBOX_RELAX names
- * "noconfine" (diagnosis only: the lab then has the tool's rights), -1 when they do not fit
+ * (given the ncu phase's shared TMPDIR `tmp`, or NULL), into `out` (TOOL_MAX_ARGS); 1 when
+ * cml-confine was put in, 0 when CML_SANDBOX_RELAX names "noconfine" (diagnosis only: the lab
+ * then has the tool's rights), -1 when they do not fit
  * (never cut short: a lab given half a --case exits before CUDA, and 16 sanitizer cases plus
  * two more tool options did, lab 04 on an H100). */
 static int tool_argv(char *const argv[], const char *log_opt, char *log, char *report,

@@ -350,8 +350,9 @@ typedef struct {
     const char *report; /* NULL, or a fresh folder for the tool's own output (its log): the
                            tool may write it, the lab it starts (cml-confine) may not */
     const char *tmp;    /* NULL, or the tool's TMPDIR (under /tmp, which the tool may write),
-                           shared by runs that must see each other's files: ncu keeps its
-                           profiling lock there. The lab gets its run folder back (cml-confine) */
+                           shared by runs that must see each other's files: ncu's library in
+                           each lab takes its profiling lock there, so cml-confine (--tmp) lets
+                           the lab write it and keep it as TMPDIR */
 } cml_tool_dirs;
 int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *scratch,
                       const cml_tool_dirs *tool, int result_fd, const uint64_t *seed,
