@@ -173,7 +173,8 @@ START_TEST(honest_variant_builds_and_passes_every_static_check)
         memset(&r, 0, sizeof r);
         r.spec = t;
         judge_as(&r, CML_STATUS_PASSED, "every case passed");
-        cml_technique_env env = { v->b.ev_dir, v->b.ev_digest, NULL, v->b.cc, 1, work, 10, NULL, NULL };
+        cml_technique_env env = { .ev_dir = v->b.ev_dir, .ev_digest = v->b.ev_digest,
+                                  .cc = v->b.cc, .seed = 1, .work_dir = work, .timeout_s = 10 };
         cml_technique_task(v->spec, t, &env, &r);
         for (int k = 0; k < t->ntech; k++)
             if (r.tech[k].state == CML_TECH_FAILED ||
