@@ -139,7 +139,10 @@ int cml_report_todo(const cml_case *c, int with_id);
  * `check`); `file` is the output's name, "" when none was written. */
 void cml_report_ok(const cml_case *c, size_t out_elems, const char *file, int check,
                    uint64_t nbad, const char *why);
-void cml_report_time(const cml_case *c, const cml_case_out *o, const cml_reps *t);
+/* The time record (and its repetitions' evidence); slack_why: NULL, or what the repetitions
+ * wrote around the case's buffers (cml_case_canaries after them), which fails the case. */
+void cml_report_time(const cml_case *c, const cml_case_out *o, const cml_reps *t,
+                     const char *slack_why);
 void cml_report_row(const cml_case *c, const cml_case_out *o, const cml_reps *t,
                     const char *verdict, uint64_t nbad, const char *why);
 

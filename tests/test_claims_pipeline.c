@@ -103,6 +103,14 @@ START_TEST(malformed_line_is_tampered)
 }
 END_TEST
 
+/* A time record's msg says only what a guard region found; anything else there is forged. */
+START_TEST(time_with_another_message_is_tampered)
+{
+    grade_lab1("timemsg", "1.1");
+    ck_assert_tampered("1.1", "wrote a malformed 'time' line");
+}
+END_TEST
+
 /* A forged second measurement of a slow task is as forged as a first. */
 START_TEST(forged_second_measurement_is_tampered)
 {
@@ -195,6 +203,7 @@ TCase *claims_pipeline_tcase(void)
     tcase_add_test(tc, duplicate_case_is_tampered);
     tcase_add_test(tc, time_for_an_untimed_case_is_tampered);
     tcase_add_test(tc, malformed_line_is_tampered);
+    tcase_add_test(tc, time_with_another_message_is_tampered);
     tcase_add_test(tc, forged_second_measurement_is_tampered);
     tcase_add_test(tc, bytes_claimed_by_the_lab_are_ignored);
     tcase_add_test(tc, records_on_stdout_are_not_claims);

@@ -202,6 +202,16 @@ START_TEST(guard_region_fault_is_a_sanitizer_verdict)
 }
 END_TEST
 
+/* A write around the buffers that only the timed repetitions made (the harness counts the
+ * canaries after them too) is the same finding as one in the checked launch. */
+START_TEST(guard_region_write_in_timed_repetitions_is_a_sanitizer_verdict)
+{
+    grade_lab1("slackintiming", "1.1");
+    ck_assert_verdict("1.1", "sanitizer", "past the end of a device buffer of 1000 floats, in "
+                                          "its timed repetitions");
+}
+END_TEST
+
 START_TEST(todo_reports_its_message)
 {
     grade_lab1("todo", "1.2");
@@ -313,6 +323,7 @@ Suite *pipeline_suite(void)
     tcase_add_test(tc, exit_without_done_is_a_crash);
     tcase_add_test(tc, cuda_error_then_exit_is_an_error_not_a_crash);
     tcase_add_test(tc, guard_region_fault_is_a_sanitizer_verdict);
+    tcase_add_test(tc, guard_region_write_in_timed_repetitions_is_a_sanitizer_verdict);
     tcase_add_test(tc, seed_reaches_the_lab_only_through_its_pipe);
     tcase_add_test(tc, todo_reports_its_message);
     tcase_add_test(tc, slow_loses_performance_points);

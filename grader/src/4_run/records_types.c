@@ -87,16 +87,26 @@ static int on_case(const rec_line *l, cml_run_record *out)
     return 0;
 }
 
-/* time k=0 task=1.1 ms= [host_ms= reps= spread= bytes=] */
+/* time k=0 task=1.1 ms= [host_ms= reps= spread= bytes=] [msg=guard region: ...]: a msg says
+ * that the repetitions wrote around the case's buffers (the harness counts the canaries after
+ * them, common/cml_run_case.cpp): the case becomes an error with it, a guard region's finding
+ * (score.c). Any other msg is malformed. */
 static int on_time(const rec_line *l, cml_run_record *out)
 {
+    static const char GUARD[] = "guard region: ";
     int k;
     cml_case_record t = {0};
+    const rec_span *msg = rec_get(l, "msg");
     if (case_index(l, &k) != 0 || rec_double(rec_get(l, "ms"), &t.ms) != 0 ||
         !OPT(rec_double, "host_ms", &t.host_ms) || !OPT(rec_int, "reps", 0, INT_MAX, &t.reps) ||
-        !OPT(rec_double, "spread", &t.spread) || !OPT(rec_u64, "bytes", &t.bytes))
+        !OPT(rec_double, "spread", &t.spread) || !OPT(rec_u64, "bytes", &t.bytes) ||
+        (msg && (msg->len < sizeof GUARD - 1 || memcmp(msg->p, GUARD, sizeof GUARD - 1) != 0)))
         return -1;
     cml_case_record *c = &out->cases[k];
+    if (msg) {
+        c->status = CML_CASE_ERROR;
+        rec_copy(c->msg, sizeof c->msg, msg);
+    }
     c->has_time = 1;
     c->ms = t.ms, c->host_ms = t.host_ms, c->reps = t.reps, c->spread = t.spread;
     c->bytes = t.bytes;
