@@ -65,17 +65,26 @@ static int has_symbol(const char *text, char kind, const char *name)
     return 0;
 }
 
-/* A function that `file` calls and another student file of the lab defines (its .symbols
- * evidence), from which that file's code reaches a call matching re (its .calls evidence,
+/* Whether line p of a .symbols evidence is "U name" (a function the object calls): 1 with the
+ * name in name. */
+static int called_name(const char *p, char *name, size_t len)
+{
+    if (p[0] != 'U' || p[1] != ' ')
+        return 0;
+    snprintf(name, len, "%.*s", (int)strcspn(p + 2, "\n"), p + 2);
+    return 1;
+}
+
+/* A function that `file` calls (`mine`: its .symbols evidence, or NULL) and another student
+ * file of the lab defines (its .symbols evidence), from which that file's code reaches a call matching re (its .calls evidence,
  * followed any number deep): the path a forbid check is about must not hand the forbidden
  * call to another file, where the check does not look. A call into another file for anything
  * else (a shared grid-size helper) is ordinary code. 1 with "name -> what it reaches" into
  * found; 0 when there is none. */
 static int hands_off(const cml_lab_spec *spec, const cml_technique_env *env, const char *file,
-                     const regex_t *re, char *found, size_t flen)
+                     const char *mine, const regex_t *re, char *found, size_t flen)
 {
     char why[300], name[200], reach[200];
-    char *mine = cml_tech_evidence(env, file, ".symbols", why, sizeof why);
     int hit = 0, seen = 0;
     for (int i = 0; mine && !hit && i < spec->nfiles; i++) {
         int theirs_cu = strcmp(spec->files[i], file) && cml_is_cu(spec->files[i]);
@@ -85,8 +94,7 @@ static int hands_off(const cml_lab_spec *spec, const cml_technique_env *env, con
                                                  sizeof why) : NULL;
         for (const char *p = mine; calls && !hit && *p; p += strcspn(p, "\n"),
              p += *p == '\n')
-            if (p[0] == 'U' && p[1] == ' ') {
-                snprintf(name, sizeof name, "%.*s", (int)strcspn(p + 2, "\n"), p + 2);
+            if (called_name(p, name, sizeof name)) {
                 hit = has_symbol(theirs, 'T', name) &&
                       cml_calls_reach(calls, name, re, reach, sizeof reach, &seen);
                 if (hit)
@@ -96,28 +104,21 @@ static int hands_off(const cml_lab_spec *spec, const cml_technique_env *env, con
         free(calls);
         free(theirs);
     }
-    free(mine);
     return hit;
 }
 
 /* A function that file's object calls and re matches as a whole, which its text does not name:
  * code the file instantiates from a header (Thrust's device_malloc allocates with cudaMalloc,
- * its copy copies with cudaMemcpyAsync) is the file's own code. 1 with the name in found; else 0,
- * also when there is no object evidence (the tests' hand-written folders). */
-static int object_calls(const cml_technique_env *env, const char *file, const regex_t *re,
-                        char *found, size_t flen)
+ * its copy copies with cudaMemcpyAsync) is the file's own code. `mine`: the file's .symbols
+ * evidence (NULL: none, as in the tests' hand-written folders). 1 with the name in found. */
+static int object_calls(const char *mine, const regex_t *re, char *found, size_t flen)
 {
-    char why[300], name[200];
-    char *syms = cml_tech_evidence(env, file, ".symbols", why, sizeof why);
+    char name[200];
     int hit = 0;
-    for (const char *p = syms; p && !hit && *p; p += strcspn(p, "\n"), p += *p == '\n')
-        if (p[0] == 'U' && p[1] == ' ') {
-            snprintf(name, sizeof name, "%.*s", (int)strcspn(p + 2, "\n"), p + 2);
-            hit = regexec(re, name, 0, NULL, 0) == 0;
-        }
+    for (const char *p = mine; p && !hit && *p; p += strcspn(p, "\n"), p += *p == '\n')
+        hit = called_name(p, name, sizeof name) && regexec(re, name, 0, NULL, 0) == 0;
     if (hit)
         snprintf(found, flen, "%s", name);
-    free(syms);
     return hit;
 }
 
@@ -184,13 +185,15 @@ void cml_tech_forbid(const cml_lab_spec *spec, const cml_tech_spec *c,
     snprintf(whole, sizeof whole, "^(%s)$", c->pattern); /* the whole name, never a part */
     regex_t re;
     int hit = 0, handed = 0, calls = 0;
+    char *mine = cml_tech_evidence(env, c->file, ".symbols", why, sizeof why);
     if (regcomp(&re, whole, REG_EXTENDED | REG_NOSUB) == 0) {
         hit = find_name(src, &re, found, 120, &line);
-        calls = !hit && object_calls(env, c->file, &re, called, sizeof called);
+        calls = !hit && object_calls(mine, &re, called, sizeof called);
         handed = !hit && !calls &&
-                 hands_off(spec, env, c->file, &re, handed_how, sizeof handed_how);
+                 hands_off(spec, env, c->file, mine, &re, handed_how, sizeof handed_how);
         regfree(&re);
     }
+    free(mine);
     if (hit && linenos)
         line = (int)linenos[line - 1];
     free(src);

@@ -33,6 +33,8 @@ double cml_perf_fraction(double ratio, double full_ratio, double zero_ratio);
  * whatever the status. r->spec must be set. Judging again after a new finding is how a stage
  * changes a verdict. */
 void cml_judge(cml_task_result *r);
+/* The lab's score and max_score again, from its tasks' (after any phase that judges tasks). */
+void cml_lab_total(cml_lab_result *lab);
 /* The first technique check of r that neither passed nor could not be checked, once the checks
  * ran (found.checked); -1 when none, or when they did not run. */
 int cml_failed_check(const cml_task_result *r);

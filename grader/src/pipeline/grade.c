@@ -145,17 +145,16 @@ static void finish_lab(const cml_grade_opts *o, const cml_lab_spec *spec, lab_bu
 }
 
 /* After every lab's runs: the technique checks of every lab that ran, its ncu runs at once
- * (cml_technique_labs), and the totals again. */
+ * (cml_technique_labs), and the totals again (cml_rescore). */
 static void technique_all(const cml_grade_opts *o, const lab_build *lb, const cml_run_opts *ro,
                           cml_grading *g)
 {
     cml_tech_lab labs[CML_MAX_LABS];
     for (int i = 0; i < g->nlabs; i++) {
         const cml_run_opts lro = lab_opts(o, g->labs[i].spec, &lb[i], ro);
-        labs[i] = (cml_tech_lab){ g->labs[i].spec,
-            { lro.ev_dir, lro.ev_digest, o->student_bin ? o->student_bin : lb[i].student.bin,
-              lro.cc, lro.seed, lro.work_dir, g->labs[i].spec->timeout_s, NULL, NULL },
-            &g->labs[i] };
+        const char *bin = o->student_bin ? o->student_bin : lb[i].student.bin;
+        labs[i] = (cml_tech_lab){ g->labs[i].spec, cml_lab_tech_env(g->labs[i].spec, bin, &lro),
+                                  &g->labs[i] };
     }
     cml_technique_labs(labs, g->nlabs, ro->progress);
     cml_rescore(g);
@@ -166,14 +165,9 @@ void cml_rescore(cml_grading *g)
 {
     g->score = g->max_score = 0;
     for (int l = 0; l < g->nlabs; l++) {
-        cml_lab_result *lab = &g->labs[l];
-        lab->score = lab->max_score = 0;
-        for (int i = 0; i < lab->ntasks; i++) {
-            lab->score += lab->tasks[i].score;
-            lab->max_score += lab->tasks[i].max_score;
-        }
-        g->score += lab->score;
-        g->max_score += lab->max_score;
+        cml_lab_total(&g->labs[l]);
+        g->score += g->labs[l].score;
+        g->max_score += g->labs[l].max_score;
     }
 }
 

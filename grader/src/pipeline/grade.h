@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "cml.h"
+#include "technique.h" /* cml_technique_env */
 
 #define CML_RUN_OUTPUT_CAP (64u << 10) /* a lab binary's stdout+stderr kept for the report */
 
@@ -86,6 +87,11 @@ void cml_lab_not_run(const cml_lab_spec *spec, enum cml_status status, const cha
 /* The lab's and the grading's totals again, from the tasks' scores (grade.c): after a phase
  * that judges tasks of every lab (the technique checks, the sanitizers). */
 void cml_rescore(cml_grading *g);
+
+/* What the technique checks of lab spec need, from its run options and its student binary
+ * (grade_lab.c): one lab's alone, or the pipeline's phase for every lab. */
+cml_technique_env cml_lab_tech_env(const cml_lab_spec *spec, const char *bin,
+                                   const cml_run_opts *o);
 
 /* Free what a lab result owns (its build log). */
 void cml_lab_result_free(cml_lab_result *r);

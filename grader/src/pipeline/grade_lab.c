@@ -171,7 +171,7 @@ int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bi
     }
     if (ref_bin) /* else no reference timings: no performance points can be computed */
         cml_reference_runs(spec, ref_bin, o, out, ref);
-    int rc = 0, ran[CML_MAX_TASKS] = { 0 }, skip[CML_MAX_TASKS], shared = cml_shared_runs_on();
+    int rc = 0, skip[CML_MAX_TASKS], shared = cml_shared_runs_on();
     cml_refuse_tasks(spec, o->refused, out, skip);
     for (int t = 0; t < spec->ntasks;) {
         if (skip[t]) { /* a link rule its code broke: a build error, never run */
@@ -183,29 +183,35 @@ int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bi
                                                          ref, o, out->tasks);
         for (; t < end; t++) { /* a task the shared run did not settle runs alone */
             if (done && cml_shared_verdict_stands(&out->tasks[t])) {
-                ran[t] = 1;
+                out->ran[t] = 1;
                 continue;
             }
             if (done && o->progress)
                 fprintf(o->progress, "[%s] task %s: %s in the shared run: graded again alone\n",
                         spec->lab, spec->tasks[t].id, cml_status_name(out->tasks[t].status));
-            ran[t] = grade_task(spec, t, student_bin, ref_bin, &ref[t], o, &out->tasks[t]) == 0;
-            rc |= !ran[t];
+            out->ran[t] = grade_task(spec, t, student_bin, ref_bin, &ref[t], o,
+                                     &out->tasks[t]) == 0;
+            rc |= !out->ran[t];
         }
     }
-    for (int t = 0; t < spec->ntasks; t++) {
-        out->ran[t] = (unsigned char)ran[t];
-        out->score += out->tasks[t].score;
-        out->max_score += out->tasks[t].max_score;
-    }
-    if (!o->technique_later) {
-        cml_tech_lab one = { spec, { o->ev_dir, o->ev_digest, student_bin, o->cc, o->seed,
-                                     o->work_dir, spec->timeout_s, NULL, NULL }, out };
-        cml_technique_labs(&one, 1, o->progress); /* sums the lab's score again */
+    if (o->technique_later) { /* the pipeline's phase judges and totals again */
+        cml_lab_total(out);
+    } else {
+        cml_tech_lab one = { spec, cml_lab_tech_env(spec, student_bin, o), out };
+        cml_technique_labs(&one, 1, o->progress); /* totals the lab */
     }
     free(ref);
     out->wall_s = cml_now() - t0;
     return rc ? -1 : 0;
+}
+
+/* Contract in grade.h. */
+cml_technique_env cml_lab_tech_env(const cml_lab_spec *spec, const char *bin,
+                                   const cml_run_opts *o)
+{
+    return (cml_technique_env){ .ev_dir = o->ev_dir, .ev_digest = o->ev_digest, .bin = bin,
+                                .cc = o->cc, .seed = o->seed, .work_dir = o->work_dir,
+                                .timeout_s = spec->timeout_s };
 }
 
 /* Contract in grade.h. */

@@ -124,14 +124,11 @@ void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress)
             fprintf(progress, "[%s] the shared ncu run failed, its tasks are profiled alone: "
                     "%s\n", labs[l].spec->lab, labs[l].env.ncu->lab.why);
         labs[l].env.tool_tmp = NULL; /* a task's own run: a TMPDIR of its own, as alone */
-        out->score = out->max_score = 0;
-        for (int t = 0; t < labs[l].spec->ntasks; t++) {
+        for (int t = 0; t < labs[l].spec->ntasks; t++)
             if (out->ran[t]) /* a task's own ncu run, where the shared one did not serve */
                 cml_technique_task(labs[l].spec, &labs[l].spec->tasks[t], &labs[l].env,
                                    &out->tasks[t]);
-            out->score += out->tasks[t].score;
-            out->max_score += out->tasks[t].max_score;
-        }
+        cml_lab_total(out);
         if (labs[l].env.ncu)
             cml_ncu_runs_free(labs[l].env.ncu);
         free(labs[l].env.ncu);

@@ -23,7 +23,7 @@ typedef struct {
 } cml_tech_lab;
 
 /* The technique checks of every task that ran, in labs[0..n), after all were scored (a check
- * may award or withhold a task's points); each lab's score is summed again. The tasks of a lab
+ * may award or withhold a task's points); each lab's score is totalled again. The tasks of a lab
  * solved by then share one ncu run (technique_run.h), and those runs of all n labs go at once,
  * under one hold of the GPU lock (grade_technique.c says why that is safe). */
 void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress);
