@@ -63,29 +63,41 @@ __global__ void fillRandom(float *p, size_t n, uint64_t seed, uint32_t stream)
         p[i] = cml_rand_f32(seed, stream, i);
 }
 
-float *cml_alloc(size_t elems)
+/* cml_alloc's and cml_alloc_host's one way: a guarded buffer of the case (host: pinned host
+ * memory registered with `flags`). */
+static float *case_alloc(size_t elems, int host, unsigned flags)
 {
     if (cml_current_reported) /* an earlier allocation of this case already failed */
         return NULL;
     size_t bytes = elems * sizeof(float), free_b = 0, total_b = 0;
     const size_t margin = (size_t)64 << 20;
-    CML_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    if (!host)
+        CML_CHECK(cudaMemGetInfo(&free_b, &total_b));
     cml_guarded *g = &g_case_mem.buf[g_case_mem.n];
     /* odd cases start-aligned: the byte before each buffer faults, not the byte after */
-    cudaError_t err = (elems == 0 || g_case_mem.n == 16 || elems > SIZE_MAX / 8 ||
-                       bytes + margin > free_b)
+    const int start_aligned = cml_current_k > 0 && (cml_current_k & 1);
+    cudaError_t err = elems == 0 || g_case_mem.n == 16 || elems > SIZE_MAX / 8 ||
+                              (!host && bytes + margin > free_b)
                           ? cudaErrorMemoryAllocation
-                          : cml_guard_alloc(bytes, cml_current_k > 0 && (cml_current_k & 1), g);
+                      : host ? cml_guard_alloc_host(bytes, start_aligned, flags, g)
+                             : cml_guard_alloc(bytes, start_aligned, g);
     if (err == cudaErrorMemoryAllocation) {
         (void)cudaGetLastError(); /* not sticky: clear it */
-        cml_case_fail("not enough GPU memory: %.2f GiB asked, %.2f GiB free (64 MiB kept spare)",
-                      bytes / 1073741824.0, free_b / 1073741824.0);
+        if (host)
+            cml_case_fail("cannot pin %.2f GiB of host memory", bytes / 1073741824.0);
+        else
+            cml_case_fail("not enough GPU memory: %.2f GiB asked, %.2f GiB free (64 MiB kept "
+                          "spare)", bytes / 1073741824.0, free_b / 1073741824.0);
         return NULL;
     }
     CML_CHECK(err);
     g_case_mem.n++;
     return (float *)g->p;
 }
+
+float *cml_alloc(size_t elems) { return case_alloc(elems, 0, 0); }
+
+float *cml_alloc_host(size_t elems, unsigned flags) { return case_alloc(elems, 1, flags); }
 
 static void fill_random(float *p, size_t elems, uint64_t seed, uint64_t stream, cudaStream_t s)
 {
@@ -120,9 +132,9 @@ int cml_case_canaries(char *why, size_t len)
         const cml_guarded *g = &g_case_mem.buf[i];
         const unsigned long long changed = cml_guard_changed(g, &after);
         if (changed) {
-            snprintf(why, len, "the task's kernels wrote %llu byte(s) %s a device buffer of %zu "
+            snprintf(why, len, "the task's kernels wrote %llu byte(s) %s a %s buffer of %zu "
                      "floats", changed, after ? "past the end of" : "before",
-                     g->bytes / sizeof(float));
+                     g->host ? "pinned host" : "device", g->bytes / sizeof(float));
             return -1;
         }
     }

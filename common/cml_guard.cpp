@@ -14,6 +14,13 @@
  * checked launch and before its case is reported (cml_case_canaries, cml_run_case.cpp): a write
  * there is the same verdict as a fault, and a read there returns no input.
  *
+ * Pinned host buffers of the harness's own (lab 06's 6.2 and 6.3) get the same layout at the
+ * host's page size: memory of this process's own (mmap) between two PROT_NONE pages, the middle
+ * registered with cudaHostRegister. A kernel's read or write one float past such a buffer
+ * faulted on an H100, and the buffers copied and served zero-copy kernels at cudaHostAlloc's
+ * speed (docs/bench/2026-11-27-host-guard). Buffers the student allocates (6.1, lab 07) cannot
+ * be placed this way.
+ *
  * Sanitizer runs pass --no-guard: the tools know cudaMalloc's exact bounds, finer than 256 bytes.
  * The driver's functions come through cudaGetDriverEntryPointByVersion, so the lab binary
  * links no libcuda of its own. Where an entry point is missing (an old driver), buffers fall
@@ -23,6 +30,8 @@
 #include <cuda.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define GUARD_CANARY 0xC5u /* never CML_POISON_BYTE: a poison write over the slack shows */
 
@@ -138,6 +147,68 @@ cudaError_t cml_guard_alloc(size_t bytes, int start_aligned, cml_guarded *g)
     return cudaSuccess;
 }
 
+/* Whether a kernel may use a registered buffer's host address (as it may cudaHostAlloc's under
+ * unified addressing, which students rely on); once. */
+static int host_pointer_usable(void)
+{
+    static int known = -1;
+    int dev = 0, v = 0;
+    if (known < 0)
+        known = cudaGetDevice(&dev) == cudaSuccess &&
+                cudaDeviceGetAttribute(&v, cudaDevAttrCanUseHostPointerForRegisteredMem, dev) ==
+                    cudaSuccess && v;
+    (void)cudaGetLastError();
+    return known;
+}
+
+/* Contract in cml_lab_int.h. */
+cudaError_t cml_guard_alloc_host(size_t bytes, int start_aligned, unsigned flags,
+                                 cml_guarded *g)
+{
+    memset(g, 0, sizeof *g);
+    g->bytes = bytes;
+    g->host = 1;
+    const long page = sysconf(_SC_PAGESIZE);
+    if (cml_opts()->no_guard || page <= 0 || !host_pointer_usable()) {
+        cudaError_t err = cudaHostAlloc(&g->p, bytes, flags);
+        g->map = g->p;
+        return err;
+    }
+    const size_t rounded = round_up(bytes, 256);
+    g->map_bytes = round_up(rounded, (size_t)page);
+    g->va_bytes = g->map_bytes + 2 * (size_t)page;
+    void *va = mmap(NULL, g->va_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (va == MAP_FAILED)
+        return cudaErrorMemoryAllocation;
+    char *map = (char *)va + page;
+    if (mprotect(map, g->map_bytes, PROT_READ | PROT_WRITE) != 0 ||
+        cudaHostRegister(map, g->map_bytes,
+                         flags & (cudaHostRegisterPortable | cudaHostRegisterMapped)) !=
+            cudaSuccess) {
+        (void)cudaGetLastError();
+        munmap(va, g->va_bytes);
+        return cudaErrorMemoryAllocation;
+    }
+    g->va = va;
+    g->map = map;
+    g->p = map + (start_aligned ? 0 : g->map_bytes - rounded);
+    char *lo, *hi;
+    size_t nlo, nhi;
+    slack(g, &lo, &nlo, &hi, &nhi);
+    memset(lo, GUARD_CANARY, nlo);
+    memset(hi, GUARD_CANARY, nhi);
+    return cudaSuccess;
+}
+
+/* How many of the n host bytes at p are not v. */
+static unsigned long long host_count_not(const unsigned char *p, size_t n, unsigned char v)
+{
+    unsigned long long c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += p[i] != v;
+    return c;
+}
+
 /* Contract in cml_lab_int.h. */
 unsigned long long cml_guard_changed(const cml_guarded *g, int *after)
 {
@@ -151,7 +222,9 @@ unsigned long long cml_guard_changed(const cml_guarded *g, int *after)
     for (int i = 0; i < 2; i++) {
         if (!n[i])
             continue;
-        const unsigned long long c = cml_count_not(range[i], n[i], GUARD_CANARY);
+        const unsigned long long c =
+            g->host ? host_count_not((const unsigned char *)range[i], n[i], GUARD_CANARY)
+                    : cml_count_not(range[i], n[i], GUARD_CANARY);
         total += c;
         *after |= i == 1 && c;
     }
@@ -161,7 +234,12 @@ unsigned long long cml_guard_changed(const cml_guarded *g, int *after)
 /* Contract in cml_lab_int.h. */
 void cml_guard_free(cml_guarded *g)
 {
-    if (!g->va) {
+    if (g->host && !g->va) {
+        CML_CHECK(cudaFreeHost(g->p));
+    } else if (g->host) {
+        CML_CHECK(cudaHostUnregister(g->map));
+        munmap(g->va, g->va_bytes);
+    } else if (!g->va) {
         CML_CHECK(cudaFree(g->p));
     } else {
         g_vmm.unmap((CUdeviceptr)g->map, g->map_bytes);

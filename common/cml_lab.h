@@ -64,6 +64,9 @@ int cml_sm_count(void);
 /* Device floats, freed when the case ends. When memory is short the case is reported (error in
  * a graded case, a skipped row in a table) and NULL comes back: the run function returns. */
 float *cml_alloc(size_t elems);
+/* The same in pinned host memory (flags: cudaHostAllocDefault or cudaHostAllocMapped), between
+ * pages no one may touch, so that a kernel's access past either end faults. */
+float *cml_alloc_host(size_t elems, unsigned flags);
 /* Ends the case in progress with an error (a graded case) or skips its row (a table). */
 __attribute__((format(printf, 1, 2))) void cml_case_fail(const char *fmt, ...);
 /* cml_alloc, then element i = cml_rand_f32(seed, stream, i), generated on the GPU. */

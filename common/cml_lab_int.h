@@ -58,13 +58,19 @@ void cml_free_case_allocs(void);      /* synchronizes, then frees what cml_alloc
 typedef struct {
     void *p;              /* the buffer cml_alloc returns */
     size_t bytes;
-    void *va, *map;       /* the reserved range, and its mapped part (va NULL: cudaMalloc) */
+    void *va, *map;       /* the reserved range, and its mapped part (va NULL: cudaMalloc, or
+                             for host memory cudaHostAlloc) */
     size_t va_bytes, map_bytes;
     unsigned long long handle;
+    int host;             /* pinned host memory (cml_guard_alloc_host) */
 } cml_guarded;
 /* A buffer of `bytes` in a range of its own: its end, or with start_aligned its start, meets
  * unmapped memory; the mapped bytes around it hold the canary. cudaMalloc's error codes. */
 cudaError_t cml_guard_alloc(size_t bytes, int start_aligned, cml_guarded *g);
+/* The same for pinned host memory registered with cudaHostRegister `flags` (the values of
+ * cudaHostAlloc's: Default, Mapped), between pages no one may touch. */
+cudaError_t cml_guard_alloc_host(size_t bytes, int start_aligned, unsigned flags,
+                                 cml_guarded *g);
 /* The bytes around g's buffer no longer the canary (after the GPU is idle); *after: some were
  * past its end. */
 unsigned long long cml_guard_changed(const cml_guarded *g, int *after);
