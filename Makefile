@@ -53,14 +53,31 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS = $(shell pkg-config --libs check)
 
+# The trace checks' CUPTI injection library (grader/trace/cml_trace.c, docs/ARCHITECTURE.md
+# "Trace checks"), with the toolkit's libcupti beside it ($ORIGIN): a trace run copies both into
+# the lab's run folder, which is all its sandbox may read of them. Without CUPTI next to nvcc
+# nothing is built and the trace checks say "not checked".
+CUDA_HOME := $(patsubst %/bin/,%,$(dir $(realpath $(NVCC))))
+CUPTI_INC := $(firstword $(dir $(wildcard $(addprefix $(CUDA_HOME)/,include/cupti.h \
+               targets/x86_64-linux/include/cupti.h extras/CUPTI/include/cupti.h))))
+CUPTI_SO := $(firstword $(wildcard $(addprefix $(CUDA_HOME)/,lib64/libcupti.so lib/libcupti.so \
+              targets/x86_64-linux/lib/libcupti.so extras/CUPTI/lib64/libcupti.so)))
+TRACE_LIB := $(if $(and $(CUPTI_INC),$(CUPTI_SO)),$(BUILD)/trace/libcml-trace.so)
+
 .PHONY: all grade bench check check-run labs clean student-bundle
-all: $(BUILD)/cml-grade $(BUILD)/cml-confine $(BUILD)/cml-probe
+all: $(BUILD)/cml-grade $(BUILD)/cml-confine $(BUILD)/cml-probe $(TRACE_LIB)
 
 $(BUILD)/cml-grade: $(GRADER_OBJ) | $(BUILD)/cml-confine
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/cml-confine: $(CONFINE_MAIN) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/trace/libcml-trace.so: grader/trace/cml_trace.c
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -Wall -Wextra -Werror $(CFLAGS) -shared -fPIC -I$(CUPTI_INC) -o $@ $< \
+	    $(CUPTI_SO) -Wl,-rpath,'$$ORIGIN' -pthread
+	cp -L $(CUPTI_SO) $(@D)/$$(objdump -p $(CUPTI_SO) | awk '/SONAME/ {print $$2}')
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)

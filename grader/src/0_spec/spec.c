@@ -179,6 +179,7 @@ static const struct {
     {"forbid", TASK, spec_forbid},
     {"ncu", TASK, spec_ncu},
     {"ncu_case", TASK, spec_ncu_case},
+    {"trace", TASK, spec_trace},
     {"sanitize", TASK, spec_sanitize},
     {"sanitize_case", TASK, spec_sanitize_case},
     {"technique", TASK, spec_technique},

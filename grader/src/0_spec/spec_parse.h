@@ -55,6 +55,7 @@ int spec_sass(spec_parser *p, char *args);
 int spec_forbid(spec_parser *p, char *args);
 int spec_ncu(spec_parser *p, char *args);
 int spec_ncu_case(spec_parser *p, char *args);
+int spec_trace(spec_parser *p, char *args);
 int spec_technique(spec_parser *p, char *args);
 int spec_close_technique(spec_parser *p);
 

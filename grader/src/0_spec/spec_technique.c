@@ -1,5 +1,6 @@
 /* spec, technique directives: checks that prove how a task was solved (PTX/SASS patterns,
- * forbidden calls in a source file, Nsight Compute counters) and the points they are worth.
+ * forbidden calls in a source file, Nsight Compute counters, the grader's CUPTI trace of the
+ * student's calls) and the points they are worth.
  * compute-sanitizer is no technique check: it runs on every solved task (spec_sanitize.c). Each pattern is compiled here, so a bad regex is a spec error, never a
  * silently failing check. Syntax in docs/ARCHITECTURE.md. */
 #include "spec_parse.h"
@@ -128,21 +129,24 @@ static int metric_sum(const char *m, int *per_launch)
     return 0;
 }
 
-/* `<max>`, `<min>..<max>` or `<min>..` (no maximum) into c. */
-static int ncu_range(spec_parser *p, const char *w, cml_tech_spec *c)
+/* `<max>`, `<min>..<max>` or `<min>..` (no maximum) into c, for directive `name`. */
+static int value_range(spec_parser *p, const char *name, const char *w, cml_tech_spec *c)
 {
     const char *dots = w ? strstr(w, "..") : NULL;
-    char lo[64];
+    char lo[64], min[40], max[40];
+    snprintf(min, sizeof min, "%s's minimum", name);
+    snprintf(max, sizeof max, "%s's maximum", name);
     c->min = -HUGE_VAL;
     if (!dots)
-        return spec_number(p, w, "ncu's maximum", &c->max);
+        return spec_number(p, w, max, &c->max);
     snprintf(lo, sizeof lo, "%.*s", (int)(dots - w < 63 ? dots - w : 63), w);
     c->max = HUGE_VAL;
-    if (spec_number(p, lo, "ncu's minimum", &c->min) != 0 ||
-        (dots[2] && spec_number(p, dots + 2, "ncu's maximum", &c->max) != 0))
+    if (spec_number(p, lo, min, &c->min) != 0 ||
+        (dots[2] && spec_number(p, dots + 2, max, &c->max) != 0))
         return -1;
     if (c->min > c->max)
-        return spec_fail(p, "'ncu': the range %s is empty (its minimum is above its maximum)", w);
+        return spec_fail(p, "'%s': the range %s is empty (its minimum is above its maximum)",
+                         name, w);
     return 0;
 }
 
@@ -163,9 +167,36 @@ int spec_ncu(spec_parser *p, char *args)
     if (!metric_sum(metric, &c->per_launch))
         return spec_fail(p, "'ncu': '%s' is not a metric name, nor a sum of up to 4 (a+b) that "
                          "are all per-launch properties (launch__) or all counts", metric);
-    if (ncu_range(p, spec_word(&args), c) != 0)
+    if (value_range(p, "ncu", spec_word(&args), c) != 0)
         return -1;
     return what_into(p, "ncu", args, c);
+}
+
+/* Contract in spec.h. */
+int cml_trace_measure_of(const char *name)
+{
+    static const char *const NAMES[CML_TRACE_NMEASURES] = {"copy_bytes", "copy_htod",
+                                                          "copy_dtoh", "alloc_unmanaged"};
+    for (int i = 0; name && i < CML_TRACE_NMEASURES; i++)
+        if (strcmp(name, NAMES[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* `trace <metric> <max>|<min>..[<max>] <what>`: what the student's own calls did in the task's
+ * case (ncu_case, else its first), from the grader's CUPTI trace (4_run/trace_run.c). */
+int spec_trace(spec_parser *p, char *args)
+{
+    cml_tech_spec *c = new_check(p, CML_TECH_TRACE, "trace");
+    char *metric = c ? spec_word(&args) : NULL;
+    if (!c || word_into(p, "trace", "a measure", metric, c->metric, sizeof c->metric) != 0)
+        return -1;
+    if (cml_trace_measure_of(metric) < 0)
+        return spec_fail(p, "'trace': '%s' is not a measure (copy_bytes, copy_htod, copy_dtoh, "
+                         "alloc_unmanaged)", metric);
+    if (value_range(p, "trace", spec_word(&args), c) != 0)
+        return -1;
+    return what_into(p, "trace", args, c);
 }
 
 /* `ncu_case <params>`: the case ncu profiles, in the syntax of `case` (never timed). */
@@ -203,6 +234,6 @@ int spec_close_technique(spec_parser *p)
         return spec_fail(p, "task %s has technique checks but no 'technique <points>'", t->id);
     if (p->has_technique && t->ntech == 0)
         return spec_fail(p, "task %s has 'technique' points but no check (ptx, sass, forbid, "
-                         "ncu)", t->id);
+                         "ncu, trace)", t->id);
     return 0;
 }

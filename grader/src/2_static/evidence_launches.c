@@ -53,9 +53,11 @@ static int kernel_symbol(const lr_object *o, const char *target)
     return 0;
 }
 
-/* ev/<file>.symbols: "T name" for each function the object defines strongly, "U name" for
- * each it uses from elsewhere: a source check on one file can then see that file hand its work
- * to a function of another student file (forbid, technique.c). */
+/* ev/<file>.symbols: "T name" for each function the object defines strongly, "t name" and
+ * "W name" for its file-local and weak ones (a static helper, a template instantiated here,
+ * Thrust's), "U name" for each it uses from elsewhere: a source check on one file can then see
+ * that file hand its work to a function of another student file (forbid, technique.c), and a
+ * trace check which frames of a call's stack are the student's code (trace_run.c). */
 static int write_symbols(const lr_object *o, const char *file, const char *ev)
 {
     char path[CML_PATH];
@@ -64,7 +66,7 @@ static int write_symbols(const lr_object *o, const char *file, const char *ev)
     if (!f)
         return -1;
     for (int i = 0; i < o->nsyms; i++)
-        if (o->syms[i].type == 'T' || o->syms[i].type == 'U')
+        if (o->syms[i].type && strchr("TtWU", o->syms[i].type))
             fprintf(f, "%c %s\n", o->syms[i].type, o->syms[i].name);
     return fclose(f) == 0 ? 0 : -1;
 }

@@ -15,7 +15,7 @@
 
 const char *cml_tech_kind_name(enum cml_tech_kind k)
 {
-    static const char *const NAMES[] = {"ptx", "sass", "forbid", "ncu"};
+    static const char *const NAMES[] = {"ptx", "sass", "forbid", "ncu", "trace"};
     return (unsigned)k < sizeof NAMES / sizeof NAMES[0] ? NAMES[k] : "?";
 }
 

@@ -29,6 +29,7 @@ void cml_ncu_task_forget(cml_ncu_runs *runs)
 {
     cml_proc_result_free(&runs->task.r);
     memset(&runs->task, 0, sizeof runs->task);
+    memset(&runs->trace, 0, sizeof runs->trace);
 }
 
 /* Contract in technique_run.h. */

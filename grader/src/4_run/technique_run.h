@@ -5,6 +5,7 @@
 #ifndef CML_TECHNIQUE_RUN_H
 #define CML_TECHNIQUE_RUN_H
 
+#include "spec.h"
 #include "technique.h"
 
 /* ncu_csv.c: the value of `metric` in ncu's --csv output (rows whose "Metric Name" is metric;
@@ -21,6 +22,30 @@
 int cml_ncu_value(const char *csv, const char *metric, const char *kernel, int per_launch,
                   int segment, double *value, int *marks);
 
+
+/* trace_run.c: what a trace says of the student's own calls. A call is the student's when a
+ * frame of its stack lies in a function one of the student's objects defines (their .symbols
+ * evidence): the harness's copies and allocations (inputs, guard regions, canaries, the copy
+ * bandwidth) never are. v[m] per cml_trace_measure; first[m]: the first such call and where
+ * ("cuMemcpyHtoDAsync_v2 in um_add"). */
+typedef struct {
+    double v[CML_TRACE_NMEASURES];
+    char first[CML_TRACE_NMEASURES][160];
+    int calls;           /* memory calls of the student's the trace saw */
+} cml_trace_tally;
+
+/* The tally of `trace` (the library's file, grader/trace/cml_trace.c), with `nm` (nm -n
+ * --defined-only of the lab binary) and `student` (the student objects' .symbols evidence, one
+ * after another). 0; -1 with why when the trace is not whole (no header, no `end`, an error
+ * CUPTI reported). A copy or allocation whose call the trace did not see counts as the
+ * student's: the library follows every driver call, so only lost callbacks leave one. */
+int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
+                       cml_trace_tally *t, char *why, size_t wlen);
+
+/* Check c (kind trace) of task t: runs the lab binary on t's case with the grader's CUPTI
+ * library injected (once per task while env->ncu keeps it, in runs->trace), into out. */
+void cml_tech_trace(const cml_lab_spec *spec, const cml_tech_spec *c, const cml_task_spec *t,
+                    const cml_technique_env *env, cml_tech_result *out);
 
 /* technique_run.c: the checks that run the lab binary, and the ncu runs they share: plain data
  * the caller owns (zeroed to start, cml_ncu_runs_free after the lab), handed in through
@@ -44,6 +69,12 @@ typedef struct cml_ncu_runs {
         char why[400];             /* rc != 0: why, with ncu's first error line */
         cml_proc_result r;
     } lab;
+    struct {             /* the task's trace run (trace_run.c), forgotten with task */
+        char key[CML_PATH + 256];
+        int rc;          /* 0: tally holds it; else failed says why */
+        cml_trace_tally tally;
+        cml_tech_result failed;
+    } trace;
 } cml_ncu_runs;
 void cml_ncu_task_forget(cml_ncu_runs *runs);
 void cml_ncu_runs_free(cml_ncu_runs *runs);

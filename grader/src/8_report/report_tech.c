@@ -56,7 +56,7 @@ void cml_report_tech_json(json_w *w, const cml_task_result *r)
             jw_string(w, "in", c->scope);
         if (c->kind == CML_TECH_FORBID)
             jw_string(w, "file", c->file);
-        if (c->kind == CML_TECH_NCU) {
+        if (c->kind == CML_TECH_NCU || c->kind == CML_TECH_TRACE) {
             jw_string(w, "metric", c->metric);
             if (c->min > -HUGE_VAL)
                 jw_number(w, "min", c->min);

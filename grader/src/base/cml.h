@@ -36,7 +36,7 @@ typedef struct {
 } cml_case_spec;
 
 /* A technique check (technique.c): proves how the task was solved, not only that it is right. */
-enum cml_tech_kind { CML_TECH_PTX, CML_TECH_SASS, CML_TECH_FORBID, CML_TECH_NCU };
+enum cml_tech_kind { CML_TECH_PTX, CML_TECH_SASS, CML_TECH_FORBID, CML_TECH_NCU, CML_TECH_TRACE };
 
 typedef struct {
     enum cml_tech_kind kind;
@@ -46,10 +46,12 @@ typedef struct {
     char pattern[160];   /* ptx, sass, forbid: POSIX ERE; ncu: kernel-name regex */
     int task_kernels;    /* ncu `*`: every kernel the task's case launched, nothing else (the
                             harness's profiling window around the task's call; pattern ".*") */
-    char metric[128];    /* ncu: the metric (or a sum, "a+b") read from the profiled kernels */
+    char metric[128];    /* ncu: the metric (or a sum, "a+b") read from the profiled kernels;
+                            trace: what the student's calls did (trace_run.c's names) */
     int per_launch;      /* ncu: launch__ metrics, a property of each launch: the largest
                             launch's value, not a sum over launches (spec_ncu decides) */
-    double min, max;     /* ncu: the range of values that pass (-HUGE_VAL, HUGE_VAL: none) */
+    double min, max;     /* ncu, trace: the range of values that pass (-HUGE_VAL, HUGE_VAL:
+                            none) */
     char what[160];      /* what the check proves, for the report */
 } cml_tech_spec;
 
@@ -71,7 +73,8 @@ typedef struct {
     int ntech;           /* technique checks (ptx, sass, forbid, ncu) */
     cml_tech_spec tech[CML_MAX_TECH];
     double technique_points; /* awarded when every check passes or could not be checked */
-    char ncu_case[128];  /* the case ncu profiles ("" = the first case), without "time" */
+    char ncu_case[128];  /* the case ncu profiles and the trace follows ("" = the first
+                            case), without "time" */
     int ndraws;          /* `draw` lines: one more untimed case each, drawn from the seed */
     char draws[CML_MAX_DRAWS][128]; /* "rows=1..3000,cols=1..3000", "n=1024..1048576/1024" */
     int drawn;           /* cases[ncases - drawn ..] were drawn (cml_spec_draw) */

@@ -1,5 +1,5 @@
-/* The technique verdict on one task (grade_technique.h): the text checks of 2_static, ncu runs
- * of 4_run, then the award. Above both, so that neither folder calls the other's way back. */
+/* The technique verdict on one task (grade_technique.h): the text checks of 2_static, ncu and
+ * trace runs of 4_run, then the award. Above both, so that neither folder calls the other's way back. */
 #include "grade_technique.h"
 #include "evidence.h"
 #include "gpu_lock.h"
@@ -47,6 +47,8 @@ void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
                 out->state = CML_TECH_NOT_CHECKED;
         else if (!solved)
             snprintf(out->detail, sizeof out->detail, "not run: a case of the task failed");
+        else if (c->kind == CML_TECH_TRACE)
+            cml_tech_trace(spec, c, t, env, out);
         else
             cml_tech_ncu(c, t, env, out);
     }

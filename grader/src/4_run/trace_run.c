@@ -1,0 +1,418 @@
+/* Trace checks (spec `trace`, technique_run.h): what the student's own calls did in a real run
+ * of the task's case, from the grader's CUPTI injection library (grader/trace/cml_trace.c),
+ * never from the text. Copies made through Thrust, a helper of any name, a graph or a macro
+ * all go through the driver, where the library sees each call and the bytes the copy engines
+ * moved for it. */
+#include "technique_run.h"
+#include "gpu_lock.h"
+#include "linkrules_obj.h" /* lr_find_tools: nm */
+#include "records.h"
+#include "run.h"
+#include "sandbox.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TRACE_CAP ((size_t)16 << 20)
+
+/* ---- the tally (no GPU: the tests feed it traces) ---- */
+
+typedef struct {
+    unsigned long long addr;
+    const char *name; /* into the nm text, up to its newline */
+} sym;
+
+static int by_addr(const void *a, const void *b)
+{
+    const sym *x = a, *y = b;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    size_t nx = strcspn(x, "\n"), ny = strcspn(y, "\n");
+    int c = strncmp(x, y, nx < ny ? nx : ny);
+    return c ? c : (nx > ny) - (nx < ny);
+}
+
+/* The functions of the lab binary (nm: "addr type name", code types only), by address. */
+static sym *code_symbols(const char *nm, int *n)
+{
+    int cap = 1024;
+    sym *s = malloc(cap * sizeof *s);
+    *n = 0;
+    for (const char *p = nm; s && p && *p; p += strcspn(p, "\n"), p += *p == '\n') {
+        char *end = NULL;
+        unsigned long long a = strtoull(p, &end, 16);
+        if (end == p || end[0] != ' ' || !strchr("TtWwi", end[1]) || end[1] == '\0' ||
+            end[2] != ' ')
+            continue;
+        if (*n == cap) {
+            sym *more = realloc(s, (cap *= 2) * sizeof *s);
+            if (!more)
+                return free(s), NULL;
+            s = more;
+        }
+        s[(*n)++] = (sym){a, end + 3};
+    }
+    if (s)
+        qsort(s, *n, sizeof *s, by_addr);
+    return s;
+}
+
+/* The names the student's objects define ("T|t|W name" lines of .symbols), sorted. */
+static const char **student_names(const char *symbols, int *n)
+{
+    int cap = 256;
+    const char **v = malloc(cap * sizeof *v);
+    *n = 0;
+    for (const char *p = symbols; v && p && *p; p += strcspn(p, "\n"), p += *p == '\n') {
+        if (!strchr("TtW", p[0]) || p[0] == '\0' || p[1] != ' ')
+            continue;
+        if (*n == cap) {
+            const char **more = realloc(v, (cap *= 2) * sizeof *v);
+            if (!more)
+                return free(v), NULL;
+            v = more;
+        }
+        v[(*n)++] = p + 2;
+    }
+    if (v)
+        qsort(v, *n, sizeof *v, by_name);
+    return v;
+}
+
+/* The student's function that a frame list ("off,off,...", innermost first) passes through,
+ * into who (its name, capped); 1 when there is one. */
+static int student_frame(const char *frames, const sym *syms, int ns, const char **names,
+                         int nn, char *who, size_t wlen)
+{
+    for (const char *f = frames; f && *f && *f != '\n';) {
+        char *end = NULL;
+        unsigned long long off = strtoull(f, &end, 16);
+        if (end == f)
+            return 0;
+        int lo = 0, hi = ns - 1, at = -1; /* the last symbol at or before off */
+        while (lo <= hi) {
+            int mid = (lo + hi) / 2;
+            if (syms[mid].addr <= off)
+                at = mid, lo = mid + 1;
+            else
+                hi = mid - 1;
+        }
+        if (at >= 0 && bsearch(&syms[at].name, names, nn, sizeof *names, by_name)) {
+            snprintf(who, wlen, "%.*s", (int)strcspn(syms[at].name, "\n"), syms[at].name);
+            return 1;
+        }
+        f = end + (*end == ',');
+    }
+    return 0;
+}
+
+/* The number after "key=" in the line at p (up to its newline), or 0. */
+static unsigned long long field(const char *p, const char *key)
+{
+    size_t n = strcspn(p, "\n"), k = strlen(key);
+    for (const char *q = p; q + k < p + n; q++)
+        if ((q == p || q[-1] == ' ') && strncmp(q, key, k) == 0 && q[k] == '=')
+            return strtoull(q + k + 1, NULL, 10);
+    return 0;
+}
+
+typedef struct {
+    unsigned corr;
+    int student;     /* a frame of its stack is the student's */
+    char what[160];  /* "cuMemcpyHtoDAsync_v2 in um_add" */
+} call;
+
+/* The memory call with correlation id corr, or NULL. */
+static const call *find_call(const call *calls, int n, unsigned corr)
+{
+    for (int i = 0; i < n; i++)
+        if (calls[i].corr == corr)
+            return &calls[i];
+    return NULL;
+}
+
+/* Counts bytes for measure m of t, naming the first call. */
+static void add(cml_trace_tally *t, int m, unsigned long long bytes, const char *what)
+{
+    if (t->v[m] == 0 && bytes)
+        snprintf(t->first[m], sizeof t->first[m], "%s", what);
+    t->v[m] += (double)bytes;
+}
+
+/* Contract in technique_run.h. */
+int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
+                       cml_trace_tally *t, char *why, size_t wlen)
+{
+    memset(t, 0, sizeof *t);
+    int ns = 0, nn = 0, ncalls = 0, cap = 64, seen_end = 0, rc = 0;
+    sym *syms = code_symbols(nm, &ns);
+    const char **names = student_names(student, &nn);
+    call *calls = malloc(cap * sizeof *calls);
+    if (!syms || !names || !calls) {
+        snprintf(why, wlen, "out of memory reading the trace");
+        rc = -1;
+    } else if (!trace || strncmp(trace, "cml-trace 1\n", 12) != 0) {
+        snprintf(why, wlen, "the trace library wrote nothing (was it loaded?)");
+        rc = -1;
+    }
+    /* first the calls (a record may come before or after its call's line) */
+    for (const char *p = trace; rc == 0 && *p; p += strcspn(p, "\n"), p += *p == '\n') {
+        char name[80], who[120] = "";
+        if (strncmp(p, "end", 3) == 0 && (p[3] == '\n' || p[3] == '\0')) {
+            seen_end = 1; /* what CUDA's teardown might add after it is not the task's */
+            break;
+        } else if (strncmp(p, "error ", 6) == 0) {
+            snprintf(why, wlen, "CUPTI: %.*s", (int)strcspn(p + 6, "\n"), p + 6);
+            rc = -1;
+        } else if (strncmp(p, "api drv ", 8) == 0 && sscanf(p + 8, "%79s", name) == 1) {
+            if (ncalls == cap) {
+                call *more = realloc(calls, (cap *= 2) * sizeof *calls);
+                if (!more) {
+                    snprintf(why, wlen, "out of memory reading the trace");
+                    rc = -1;
+                    break;
+                }
+                calls = more;
+            }
+            const char *frames = strstr(p, " frames=");
+            call *c = &calls[ncalls++];
+            c->corr = (unsigned)field(p, "corr");
+            c->student = frames && student_frame(frames + 8, syms, ns, names, nn, who,
+                                                 sizeof who);
+            snprintf(c->what, sizeof c->what, "%.60s in %.90s", name, who);
+            t->calls += c->student;
+        }
+    }
+    if (rc == 0 && !seen_end) {
+        snprintf(why, wlen, "the trace has no end: the lab did not exit normally");
+        rc = -1;
+    }
+    /* then what the copy engines and the allocator did for them */
+    for (const char *p = trace; rc == 0 && *p && strncmp(p, "end\n", 4) && strcmp(p, "end");
+         p += strcspn(p, "\n"), p += *p == '\n') {
+        int copy = strncmp(p, "memcpy ", 7) == 0, mem = strncmp(p, "memory ", 7) == 0;
+        unsigned corr = (unsigned)field(p, "corr");
+        unsigned long long kind = field(p, "kind"), bytes = field(p, "bytes");
+        if ((!copy && !mem) || corr == 0) /* corr 0: a __device__ variable's, at load */
+            continue;
+        const call *c = find_call(calls, ncalls, corr);
+        char unseen[80];
+        snprintf(unseen, sizeof unseen, "a call the trace did not see (id %u)", corr);
+        const char *what = c ? c->what : unseen;
+        if (c && !c->student) /* seen, and not the student's: the harness's */
+            continue;
+        if (copy) {
+            add(t, CML_TRACE_COPY, bytes, what);
+            if (kind == 1)
+                add(t, CML_TRACE_HTOD, bytes, what);
+            else if (kind == 2)
+                add(t, CML_TRACE_DTOH, bytes, what);
+        } else if (field(p, "op") == 1 && kind != 5 && kind != 7) { /* 5, 7: managed */
+            add(t, CML_TRACE_ALLOC, bytes, what);
+        }
+    }
+    free(syms);
+    free(names);
+    free(calls);
+    return rc;
+}
+
+/* ---- the run (GPU) ---- */
+
+/* The library and libcupti beside it (build/trace/, next to the grader's binary), into lib;
+ * 0, or -1 when the grader was built without CUPTI. CML_TRACE_LIB names another. */
+static int trace_library(char *lib, size_t len)
+{
+    const char *set = getenv("CML_TRACE_LIB");
+    char self[CML_PATH];
+    if (set && *set)
+        snprintf(lib, len, "%s", set);
+    else if (cml_self_exe(self, sizeof self) != 0 || !strrchr(self, '/'))
+        return -1;
+    else
+        snprintf(lib, len, "%.*s/trace/libcml-trace.so", (int)(strrchr(self, '/') - self), self);
+    return access(lib, R_OK) == 0 ? 0 : -1;
+}
+
+/* Copies the library and every file beside it (libcupti, by its soname) into the run folder
+ * dir: all of them the lab's sandbox may read there. 0 with the injection variable in inject,
+ * or -1 with err. */
+static int stage_library(const char *lib, const char *dir, char *inject, size_t ilen,
+                         char *err, size_t elen)
+{
+    char from[CML_PATH];
+    snprintf(from, sizeof from, "%.*s", (int)(strrchr(lib, '/') - lib), lib);
+    DIR *d = opendir(from);
+    int rc = d ? 0 : -1;
+    if (!d)
+        snprintf(err, elen, "cannot list %.200s", from);
+    for (struct dirent *e; rc == 0 && d && (e = readdir(d));) {
+        char src[CML_PATH], dst[CML_PATH];
+        if (e->d_name[0] == '.')
+            continue;
+        rc = cml_fmt(src, sizeof src, "%s/%s", from, e->d_name) != 0 ||
+             cml_fmt(dst, sizeof dst, "%s/%s", dir, e->d_name) != 0 ||
+             cml_copy_file(src, dst, (size_t)256 << 20, err, elen) != 0 ? -1 : 0;
+    }
+    if (d)
+        closedir(d);
+    return rc ? rc : cml_fmt(inject, ilen, "CUDA_INJECTION64_PATH=%s/%s", dir,
+                             strrchr(lib, '/') + 1);
+}
+
+/* The lab binary on case `one` with the library `lib` injected, its trace into *text (malloc'd).
+ * 0; -1 with out filled: not checked (no library, no run folder: the machine's), or FAILED (the
+ * lab said hello and did not reach done: the lab's doing, as under ncu). */
+static int trace_exec(const char *lib, const char *one, const cml_technique_env *env,
+                      char **text, cml_tech_result *out)
+{
+    char dir[CML_PATH], inject[CML_PATH + 40], where[CML_PATH + 20], err[300];
+    *text = NULL;
+    out->state = CML_TECH_NOT_CHECKED;
+    if (cml_sandbox_scratch(env->work_dir, "trace", env->bin, dir, sizeof dir, err,
+                            sizeof err) != 0) {
+        snprintf(out->detail, sizeof out->detail, "not checked (%.300s)", err);
+        return -1;
+    }
+    int rc = stage_library(lib, dir, inject, sizeof inject, err, sizeof err);
+    rc = rc ? rc : cml_fmt(where, sizeof where, "CML_TRACE_OUT=%s/cml-trace.txt", dir);
+    char *argv[] = {"./lab", "--no-output", "--case", (char *)one, NULL};
+    char *extra[] = {inject, where, NULL};
+    cml_proc_result r = {0};
+    int fd = rc == 0 ? cml_result_fd_open() : -1;
+    if (rc == 0) {
+        double limit = 3 * (env->timeout_s > 0 ? env->timeout_s : 60);
+        cml_gpu_hold(); /* a traced run is slower; nothing it measures depends on the GPU */
+        cml_run_sandboxed(argv, extra, dir, NULL, fd, &env->seed, limit, 1 << 16, &r);
+        cml_gpu_release();
+    }
+    char *said = fd >= 0 ? cml_result_fd_read(fd, NULL) : NULL;
+    const cml_channel_progress got = cml_records_progress(said);
+    free(said);
+    if (fd >= 0)
+        close(fd);
+    where[0] = '\0';
+    if (rc == 0 && cml_fmt(where, sizeof where, "%s/cml-trace.txt", dir) == 0)
+        *text = cml_read_text(where, TRACE_CAP, NULL);
+    char how[200];
+    cml_proc_describe(&r, 0, how, sizeof how);
+    cml_proc_result_free(&r);
+    cml_rmtree(dir);
+    if (rc != 0) {
+        snprintf(out->detail, sizeof out->detail, "not checked (staging the trace library: "
+                 "%.300s)", err);
+        return -1;
+    }
+    if (!got.hello || !got.done || got.cases < 1 || r.timed_out) {
+        out->state = got.hello ? CML_TECH_FAILED : CML_TECH_NOT_CHECKED;
+        snprintf(out->detail, sizeof out->detail, "%sthe lab binary %s in its traced run of "
+                 "case %.80s (%.120s): the case must run to its end", got.hello ? "" :
+                 "not checked (", got.hello ? "stopped short" : "did not start", one, how);
+        if (!got.hello)
+            strncat(out->detail, ")", sizeof out->detail - strlen(out->detail) - 1);
+        free(*text);
+        *text = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* The lab binary's symbols (nm -n --defined-only) and the student objects' .symbols evidence,
+ * one after another; 0, or -1 with why. */
+static int symbols_of(const cml_lab_spec *spec, const cml_technique_env *env, char **nm,
+                      char **student, char *why, size_t wlen)
+{
+    char tool[CML_PATH], objdump[CML_PATH];
+    size_t len = 0;
+    *nm = *student = NULL;
+    for (int i = 0; i < spec->nfiles; i++) {
+        char *one = cml_is_cu(spec->files[i])
+                    ? cml_tech_evidence(env, spec->files[i], ".symbols", why, wlen) : NULL;
+        if (cml_is_cu(spec->files[i]) && !one)
+            return -1;
+        if (one && cml_appendf(student, &len, "%s\n", one) != 0)
+            return free(one), snprintf(why, wlen, "out of memory"), -1;
+        free(one);
+    }
+    if (lr_find_tools(tool, objdump, sizeof tool, why, wlen) != 0)
+        return -1;
+    char *argv[] = {tool, "-n", "--defined-only", (char *)env->bin, NULL};
+    cml_proc_result r = {0};
+    cml_run(argv, NULL, NULL, -1, 60, (size_t)64 << 20, &r);
+    if (!r.exited || r.exit_code != 0 || !r.output) {
+        snprintf(why, wlen, "nm could not read the lab binary");
+        cml_proc_result_free(&r);
+        return -1;
+    }
+    *nm = r.output; /* owned by the caller now */
+    return 0;
+}
+
+/* Check c's verdict from the tally, in the words a student reads. */
+static void judge(const cml_tech_spec *c, const cml_trace_tally *t, const char *one,
+                  cml_tech_result *out)
+{
+    int m = cml_trace_measure_of(c->metric);
+    double v = m >= 0 ? t->v[m] : 0;
+    int low = v < c->min, high = v > c->max;
+    char range[96];
+    if (low)
+        snprintf(range, sizeof range, "< minimum %.17g", c->min);
+    else if (high)
+        snprintf(range, sizeof range, "> limit %.17g", c->max);
+    else
+        snprintf(range, sizeof range, "within the range");
+    out->state = low || high ? CML_TECH_FAILED : CML_TECH_PASSED;
+    snprintf(out->detail, sizeof out->detail, "%s = %.17g bytes %s, traced over %d memory "
+             "call%s of your code (case %.60s)%s%.160s", c->metric, v, range, t->calls,
+             t->calls == 1 ? "" : "s", one, high && m >= 0 ? ": first " : "",
+             high && m >= 0 ? t->first[m] : "");
+}
+
+/* Contract in technique_run.h. */
+void cml_tech_trace(const cml_lab_spec *spec, const cml_tech_spec *c, const cml_task_spec *t,
+                    const cml_technique_env *env, cml_tech_result *out)
+{
+    char one[200], key[CML_PATH + 256];
+    cml_ncu_runs alone = {0}, *runs = env->ncu ? env->ncu : &alone;
+    const char *text = t->ncu_case[0] ? t->ncu_case : t->cases[0].text;
+    snprintf(one, sizeof one, "%s%s%s", t->id, text[0] ? "," : "", text);
+    snprintf(key, sizeof key, "%s|%llu|%s", env->bin, (unsigned long long)env->seed, one);
+    if (!runs->trace.key[0] || strcmp(key, runs->trace.key) != 0) {
+        char *trace = NULL, *nm = NULL, *student = NULL, why[300] = "", lib[CML_PATH];
+        memset(&runs->trace, 0, sizeof runs->trace);
+        cml_tech_result *failed = &runs->trace.failed;
+        failed->state = CML_TECH_NOT_CHECKED;
+        if (trace_library(lib, sizeof lib) != 0)
+            snprintf(why, sizeof why, "the grader was built without its CUPTI trace library, "
+                     "build/trace/libcml-trace.so");
+        runs->trace.rc = why[0] ? -1 : symbols_of(spec, env, &nm, &student, why, sizeof why);
+        if (runs->trace.rc != 0)
+            snprintf(failed->detail, sizeof failed->detail, "not checked (%.300s)", why);
+        else
+            runs->trace.rc = trace_exec(lib, one, env, &trace, failed);
+        if (runs->trace.rc == 0 &&
+            cml_trace_tally_of(trace, nm, student, &runs->trace.tally, why, sizeof why) != 0) {
+            runs->trace.rc = -1; /* a lab that reached done and left no whole trace */
+            failed->state = CML_TECH_FAILED;
+            snprintf(failed->detail, sizeof failed->detail, "the trace of your code's calls "
+                     "in case %.60s is not whole: %.300s", one, why);
+        }
+        snprintf(runs->trace.key, sizeof runs->trace.key, "%s", key);
+        free(trace);
+        free(nm);
+        free(student);
+    }
+    if (runs->trace.rc != 0)
+        *out = runs->trace.failed;
+    else
+        judge(c, &runs->trace.tally, one, out);
+}

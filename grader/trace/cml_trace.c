@@ -1,0 +1,188 @@
+/* libcml-trace.so: the grader's CUPTI injection library (issue 23, "the bytes the copy engines
+ * really moved, from a trace the grader owns"). The grader starts a lab with
+ * CUDA_INJECTION64_PATH naming this library and CML_TRACE_OUT naming a file in the run folder;
+ * the CUDA driver loads it at cuInit and calls InitializeInjection. It writes, one per line
+ * (unified-memory counters are left out: enabling them at cuInit said CUPTI_ERROR_NOT_READY on
+ * an H100, 2026-11-27):
+ *   cml-trace 1                                     first line
+ *   api drv NAME corr=C frames=OFF,OFF,...          every driver call and its caller's
+ *                                                   stack, as offsets into the lab binary,
+ *                                                   innermost first (other objects' frames
+ *                                                   left out): a copy or an allocation is
+ *                                                   recorded by the call that made it (cuMemMap
+ *                                                   for one of the harness's guard regions),
+ *                                                   so every call is followed
+ *   memcpy kind=K bytes=B corr=C rtcorr=R           what a copy engine moved (CUPTI activity)
+ *   memset bytes=B corr=C rtcorr=R
+ *   memory op=O kind=K bytes=B corr=C               an allocation (op 1) or a free (op 2)
+ *   error WHAT                                      CUPTI refused something
+ *   end                                             written at exit, after the last flush
+ * The grader (4_run/trace_run.c) attributes a call to the student when one of its frames lies
+ * in a function the student's object defines, and reads the bytes by correlation id. The file
+ * is opened before any of the lab's CUDA work and written only here; a trace without `end` is
+ * incomplete and judged so. */
+#define _GNU_SOURCE
+#include <cupti.h>
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <fcntl.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { BUF_SIZE = 1 << 20, MAX_FRAMES = 64 };
+
+static int g_fd = -1;
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct { uintptr_t bias, lo[8], hi[8]; int n; } g_exe; /* the lab binary's segments */
+
+static void emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void emit(const char *fmt, ...)
+{
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0 || g_fd < 0)
+        return;
+    if ((size_t)n >= sizeof line)
+        n = sizeof line - 1;
+    pthread_mutex_lock(&g_lock);
+    for (int off = 0; off < n;) {
+        ssize_t w = write(g_fd, line + off, (size_t)(n - off));
+        if (w <= 0)
+            break;
+        off += (int)w;
+    }
+    pthread_mutex_unlock(&g_lock);
+}
+
+static int exe_segments(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size, (void)data; /* the first object dl_iterate_phdr reports is the program */
+    g_exe.bias = info->dlpi_addr;
+    for (int i = 0; i < info->dlpi_phnum && g_exe.n < 8; i++)
+        if (info->dlpi_phdr[i].p_type == PT_LOAD) {
+            g_exe.lo[g_exe.n] = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+            g_exe.hi[g_exe.n] = g_exe.lo[g_exe.n] + info->dlpi_phdr[i].p_memsz;
+            g_exe.n++;
+        }
+    return 1;
+}
+
+static int in_exe(uintptr_t a)
+{
+    for (int i = 0; i < g_exe.n; i++)
+        if (a >= g_exe.lo[i] && a < g_exe.hi[i])
+            return 1;
+    return 0;
+}
+
+static void CUPTIAPI on_call(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                             const void *data)
+{
+    (void)user, (void)cbid, (void)domain;
+    const CUpti_CallbackData *cb = data;
+    if (cb->callbackSite != CUPTI_API_ENTER || !cb->functionName)
+        return;
+    void *frames[MAX_FRAMES];
+    int n = backtrace(frames, MAX_FRAMES);
+    char list[MAX_FRAMES * 19 + 1] = "", *p = list;
+    for (int i = 0; i < n; i++) {
+        uintptr_t a = (uintptr_t)frames[i];
+        if (in_exe(a)) /* a return address: the call is the byte before it */
+            p += sprintf(p, "%s%lx", p == list ? "" : ",", (unsigned long)(a - 1 - g_exe.bias));
+    }
+    emit("api drv %s corr=%u frames=%s\n", cb->functionName, cb->correlationId, list);
+}
+
+static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
+{
+    *buffer = aligned_alloc(8, BUF_SIZE);
+    *size = *buffer ? BUF_SIZE : 0;
+    *max_records = 0;
+}
+
+static void record(const CUpti_Activity *r)
+{
+    switch (r->kind) {
+    case CUPTI_ACTIVITY_KIND_MEMCPY: {
+        const CUpti_ActivityMemcpy6 *m = (const void *)r;
+        emit("memcpy kind=%u bytes=%llu corr=%u rtcorr=%u\n", m->copyKind,
+             (unsigned long long)m->bytes, m->correlationId, m->runtimeCorrelationId);
+        break;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMSET: {
+        const CUpti_ActivityMemset4 *m = (const void *)r;
+        emit("memset bytes=%llu corr=%u\n", (unsigned long long)m->bytes, m->correlationId);
+        break;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMORY2: {
+        const CUpti_ActivityMemory4 *m = (const void *)r;
+        emit("memory op=%u kind=%u bytes=%llu corr=%u\n", m->memoryOperationType,
+             m->memoryKind, (unsigned long long)m->bytes, m->correlationId);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer,
+                                      size_t size, size_t valid)
+{
+    (void)ctx, (void)stream, (void)size;
+    CUpti_Activity *r = NULL;
+    while (cuptiActivityGetNextRecord(buffer, valid, &r) == CUPTI_SUCCESS)
+        record(r);
+    size_t dropped = 0;
+    if (cuptiActivityGetNumDroppedRecords(ctx, stream, &dropped) == CUPTI_SUCCESS && dropped)
+        emit("error %zu activity records dropped\n", dropped);
+    free(buffer);
+}
+
+static void at_exit(void)
+{
+    cuptiActivityFlushAll(1);
+    emit("end\n");
+}
+
+static int ok(CUptiResult r, const char *what)
+{
+    if (r == CUPTI_SUCCESS)
+        return 1;
+    const char *s = NULL;
+    cuptiGetResultString(r, &s);
+    emit("error %s: %s\n", what, s ? s : "?");
+    return 0;
+}
+
+int InitializeInjection(void)
+{
+    const char *path = getenv("CML_TRACE_OUT");
+    if (!path || g_fd >= 0)
+        return 1;
+    g_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (g_fd < 0)
+        return 1;
+    /* CUDA is initialised by the harness before any student code runs: from here on nothing
+     * in the lab's environment says that this run is traced rather than graded */
+    unsetenv("CML_TRACE_OUT");
+    unsetenv("CUDA_INJECTION64_PATH");
+    emit("cml-trace 1\n");
+    dl_iterate_phdr(exe_segments, NULL);
+    CUpti_SubscriberHandle sub;
+    if (ok(cuptiSubscribe(&sub, on_call, NULL), "cuptiSubscribe"))
+        ok(cuptiEnableDomain(1, sub, CUPTI_CB_DOMAIN_DRIVER_API), "driver callbacks");
+    ok(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed), "buffers");
+    ok(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), "memcpy activity");
+    ok(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET), "memset activity");
+    ok(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMORY2), "memory activity");
+    atexit(at_exit);
+    return 1;
+}

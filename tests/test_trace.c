@@ -1,0 +1,194 @@
+/* Trace checks (grader/src/4_run/trace_run.c): what the student's own calls copied and
+ * allocated, from the trace the grader's CUPTI library writes. The tally is fed traces shaped
+ * like the ones an H100 gave (docs/bench/2026-11-27-trace); the whole check runs the fake lab,
+ * which writes the trace as the library would, beside a fake nm that names its functions. */
+#include "technique_fixture.h"
+#include "suites.h"
+#include "technique_run.h"
+
+/* The lab binary's functions: main, the student's port and a Thrust instantiation (both in
+ * the student's .symbols), and a harness function. */
+static const char NM_TEXT[] = "0000000000001000 T main\n"
+                              "0000000000002000 T _Z6portedPfi\n"
+                              "0000000000002100 W _ZN6thrust6mallocEm\n"
+                              "0000000000003000 t _ZL7harnessv\n";
+static const char SYMBOLS[] = "T _Z6portedPfi\nW _ZN6thrust6mallocEm\nU cudaMallocManaged\n";
+
+/* The harness allocates and copies (its inputs; a guard region, recorded at its cuMemMap as on
+ * an H100); the student allocates managed memory. */
+#define HONEST_CALLS                                                                         \
+    "cml-trace 1\n"                                                                          \
+    "api drv cuMemAlloc_v2 corr=10 frames=3010,1010\n"                                       \
+    "api drv cuMemMap corr=15 frames=3050,1050\n"                                            \
+    "memory op=1 kind=3 bytes=8388608 corr=15\n"                                             \
+    "api drv cuMemcpyHtoDAsync_v2 corr=11 frames=3020,1020\n"                                \
+    "api drv cuMemAllocManaged corr=12 frames=2010,3030,1030\n"                              \
+    "memory op=1 kind=3 bytes=100 corr=10\n"                                                 \
+    "memcpy kind=1 bytes=4096 corr=11 rtcorr=0\n"                                            \
+    "memory op=1 kind=5 bytes=4000 corr=12\n"                                                \
+    "memory op=1 kind=6 bytes=1 corr=0\n"
+/* The explicit-copy program through Thrust: every frame but the innermost is Thrust's or the
+ * student's, none names a forbidden call in the student's text. */
+#define THRUST_CALLS                                                                         \
+    "api drv cuMemAlloc_v2 corr=13 frames=2110,2020,3040\n"                                  \
+    "memory op=1 kind=3 bytes=4000 corr=13\n"                                                \
+    "api drv cuMemcpyHtoDAsync_v2 corr=14 frames=2120,2030\n"                                \
+    "memcpy kind=8 bytes=4000 corr=14 rtcorr=0\n"
+
+static cml_trace_tally tally;
+static char why[300];
+
+static int tally_of(const char *trace)
+{
+    memset(why, 0, sizeof why);
+    return cml_trace_tally_of(trace, NM_TEXT, SYMBOLS, &tally, why, sizeof why);
+}
+
+/* The harness's own copies and allocations are never the student's: the port passes. */
+START_TEST(harness_calls_are_not_the_students)
+{
+    ck_assert_int_eq(tally_of(HONEST_CALLS "end\n"), 0);
+    ck_assert_int_eq(tally.calls, 1);
+    ck_assert(tally.v[CML_TRACE_COPY] == 0 && tally.v[CML_TRACE_ALLOC] == 0);
+}
+END_TEST
+
+/* Copies and device buffers through Thrust count, and the first is named with its function. */
+START_TEST(copies_through_a_library_are_the_students)
+{
+    ck_assert_int_eq(tally_of(HONEST_CALLS THRUST_CALLS "end\n"), 0);
+    ck_assert_int_eq(tally.calls, 3);
+    ck_assert(tally.v[CML_TRACE_COPY] == 4000 && tally.v[CML_TRACE_ALLOC] == 4000);
+    ck_assert(tally.v[CML_TRACE_HTOD] == 0); /* from managed memory: device to device */
+    ck_assert_str_eq(tally.first[CML_TRACE_COPY], "cuMemcpyHtoDAsync_v2 in _ZN6thrust6mallocEm");
+}
+END_TEST
+
+/* A copy whose call the library did not see (a path it does not follow) counts as the
+ * student's: every call of the harness's is one it follows. */
+START_TEST(a_copy_of_an_unseen_call_counts)
+{
+    ck_assert_int_eq(tally_of(HONEST_CALLS "memcpy kind=2 bytes=64 corr=99 rtcorr=0\nend\n"), 0);
+    ck_assert(tally.v[CML_TRACE_COPY] == 64 && tally.v[CML_TRACE_DTOH] == 64);
+    ck_assert_str_eq(tally.first[CML_TRACE_DTOH], "a call the trace did not see (id 99)");
+}
+END_TEST
+
+/* A trace that is not whole is never read as "nothing copied". */
+START_TEST(a_trace_that_is_not_whole_is_refused)
+{
+    ck_assert_int_eq(tally_of(HONEST_CALLS), -1);
+    ck_assert_msg(strstr(why, "no end"), "%s", why);
+    ck_assert_int_eq(tally_of(HONEST_CALLS "error memcpy activity: CUPTI_ERROR_X\nend\n"), -1);
+    ck_assert_msg(strstr(why, "CUPTI: memcpy activity"), "%s", why);
+    ck_assert_int_eq(tally_of(""), -1);
+    ck_assert_int_eq(tally_of(NULL), -1);
+    ck_assert_msg(strstr(why, "wrote nothing"), "%s", why);
+}
+END_TEST
+
+START_TEST(trace_lines_are_read_by_the_spec)
+{
+    ck_assert_msg(load(HEAD TASK "trace copy_bytes 0 no copies\ntrace copy_htod 8388608.. in\n"
+                       "technique 2\n") == 0, "%s", err);
+    ck_assert_int_eq(spec.tasks[0].tech[0].kind, CML_TECH_TRACE);
+    ck_assert(spec.tasks[0].tech[1].min == 8388608 && spec.tasks[0].tech[1].max == HUGE_VAL);
+    rejected(HEAD TASK "trace copies 0 what\ntechnique 1\n", "'copies' is not a measure");
+    rejected(HEAD TASK "trace copy_bytes 9..1 what\ntechnique 1\n", "'trace': the range 9..1");
+    rejected(HEAD TASK "trace copy_bytes x what\ntechnique 1\n", "trace's maximum");
+}
+END_TEST
+
+/* ---- the whole check, on the fake lab ---- */
+
+static void traced(const char *trace)
+{
+    setenv("CML_SANDBOX", "off", 1);
+    cml_mkdirs(in_dir("lib"));
+    put("lib/libcml-trace.so", "not loaded by the fake lab", 0);
+    put("lib/libcupti.so.13", "beside it", 0);
+    setenv("CML_TRACE_LIB", in_dir("lib/libcml-trace.so"), 1);
+    put("nm.txt", NM_TEXT, 0);
+    char nm[CML_PATH + 32];
+    snprintf(nm, sizeof nm, "#!/bin/sh\nexec cat '%s'\n", in_dir("nm.txt"));
+    put("nm", nm, 1);
+    setenv("CML_NM", in_dir("nm"), 1);
+    put("ev/k.cu.symbols", SYMBOLS, 0);
+    put("trace.txt", trace, 0);
+    setenv("FAKE_TRACE", in_dir("trace.txt"), 1);
+    env.bin = test_path("build/fake_lab");
+    grade("trace copy_bytes 0 no copies\ntrace alloc_unmanaged 0 managed memory alone\n"
+          "ncu_case n=256", "passed");
+    const char *vars[] = {"CML_TRACE_LIB", "CML_NM", "FAKE_TRACE", "FAKE_DODGE"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
+        unsetenv(vars[i]);
+}
+
+START_TEST(managed_port_passes_its_trace_checks)
+{
+    traced(HONEST_CALLS "end\n");
+    assert_check(0, CML_TECH_PASSED, "copy_bytes = 0 bytes within the range, traced over 1 "
+                                     "memory call of your code (case 1.1,n=256)");
+    assert_check(1, CML_TECH_PASSED, "alloc_unmanaged = 0 bytes");
+    ck_assert_str_eq(cml_status_name(r.status), "passed");
+}
+END_TEST
+
+START_TEST(copies_through_thrust_fail_the_trace_checks)
+{
+    traced(HONEST_CALLS THRUST_CALLS "end\n");
+    assert_check(0, CML_TECH_FAILED, "copy_bytes = 4000 bytes > limit 0, traced over 3 memory "
+                                     "calls of your code (case 1.1,n=256): first "
+                                     "cuMemcpyHtoDAsync_v2 in _ZN6thrust6mallocEm");
+    assert_check(1, CML_TECH_FAILED, "alloc_unmanaged = 4000 bytes > limit 0");
+    ck_assert_str_eq(cml_status_name(r.status), "technique");
+}
+END_TEST
+
+/* A lab that leaves when it finds itself traced fails, never "not checked". */
+START_TEST(lab_that_leaves_its_traced_run_fails)
+{
+    setenv("FAKE_DODGE", "1", 1);
+    traced(HONEST_CALLS "end\n");
+    assert_check(0, CML_TECH_FAILED, "stopped short in its traced run of case 1.1,n=256");
+    ck_assert_str_eq(cml_status_name(r.status), "technique");
+}
+END_TEST
+
+/* A lab that reached done but left no whole trace (the library's end missing) fails. */
+START_TEST(lab_whose_trace_has_no_end_fails)
+{
+    traced(HONEST_CALLS);
+    assert_check(0, CML_TECH_FAILED, "is not whole: the trace has no end");
+}
+END_TEST
+
+/* A grader built without CUPTI says so and awards the check, as for a missing ncu. */
+START_TEST(grader_without_the_library_does_not_check)
+{
+    setenv("CML_TRACE_LIB", "/nonexistent/libcml-trace.so", 1);
+    env.bin = test_path("build/fake_lab");
+    grade("trace copy_bytes 0 no copies\nncu_case n=256", "passed");
+    unsetenv("CML_TRACE_LIB");
+    assert_check(0, CML_TECH_NOT_CHECKED, "built without its CUPTI trace library");
+}
+END_TEST
+
+/* Contract in suites.h. */
+void technique_trace_add(Suite *s)
+{
+    TCase *tc = tcase_create("trace");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, harness_calls_are_not_the_students);
+    tcase_add_test(tc, copies_through_a_library_are_the_students);
+    tcase_add_test(tc, a_copy_of_an_unseen_call_counts);
+    tcase_add_test(tc, a_trace_that_is_not_whole_is_refused);
+    tcase_add_test(tc, trace_lines_are_read_by_the_spec);
+    tcase_add_test(tc, managed_port_passes_its_trace_checks);
+    tcase_add_test(tc, copies_through_thrust_fail_the_trace_checks);
+    tcase_add_test(tc, lab_that_leaves_its_traced_run_fails);
+    tcase_add_test(tc, lab_whose_trace_has_no_end_fails);
+    tcase_add_test(tc, grader_without_the_library_does_not_check);
+    suite_add_tcase(s, tc);
+}
