@@ -112,6 +112,14 @@ void check_variant(const char *prefix, const char *file, const char *find, const
 }
 
 /* Contract in variant_build.h. */
+const char *kind_detail(enum cml_tech_kind k)
+{
+    for (int i = 0; i < variant_r.spec->ntech; i++)
+        if (variant_r.spec->tech[i].kind == k)
+            return variant_r.tech[i].detail;
+    return "";
+}
+
 void assert_kind(enum cml_tech_kind k, enum cml_tech_state want)
 {
     int seen = 0;

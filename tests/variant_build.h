@@ -30,5 +30,7 @@ void check_planted(const cml_lab_spec *spec, const char *bug_dir, cml_task_resul
 
 /* Every check of kind k in the task ended in state `want`; at least one was there. */
 void assert_kind(enum cml_tech_kind k, enum cml_tech_state want);
+/* The detail of the task's first check of kind k ("" when it has none). */
+const char *kind_detail(enum cml_tech_kind k);
 
 #endif /* CML_TESTS_VARIANT_BUILD_H */

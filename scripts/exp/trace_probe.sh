@@ -7,14 +7,16 @@ cd "$(dirname "$0")/../.."
 w=${1:-/tmp/trace-probe}; mkdir -p "$w"
 cuda=$(dirname "$(dirname "$(command -v nvcc)")")
 inc=$(dirname "$(find "$cuda"/ /usr/local/cuda*/ /usr/include -name cupti.h 2>/dev/null | head -1)")
-lib=$(dirname "$(find "$cuda"/ /usr/local/cuda*/ /usr/lib -name 'libcupti.so*' 2>/dev/null | head -1)")
+lib=$(dirname "$(find "$cuda"/ /usr/local/cuda*/ /usr/lib -name 'libcupti.so*' 2>/dev/null |
+    head -1)")
 echo "nvcc $(command -v nvcc), cupti.h in $inc, libcupti in $lib"
 gcc -std=gnu11 -O2 -Wall -shared -fPIC -I"$inc" -o "$w/libcml-trace.so" grader/trace/cml_trace.c \
     -L"$lib" -lcupti -Wl,-rpath,"$lib" || exit 1
 make -s CUDA_ARCH=90 build/solutions/06_zero_copy/lab build/solutions/07_unified_memory/lab \
     > "$w/make.log" 2>&1 || { tail "$w/make.log"; exit 1; }
 t=$w/thrust; rm -rf "$t"; cp -r solutions/07_unified_memory "$t"
-(cd "$t" && patch -p1 -s < "$OLDPWD/tests/attacks/gpu/07_unified_memory/copies_through_thrust/bug.patch")
+attack=tests/attacks/gpu/07_unified_memory/copies_through_thrust/bug.patch
+(cd "$t" && patch -p1 -s < "$OLDPWD/$attack")
 nvcc -O3 -std=c++17 -arch=sm_90 -Ilabs/07_unified_memory -Icommon -o "$t/lab" \
     labs/07_unified_memory/harness.cu "$t/managed.cu" build/obj/sm_90/common/*.o || exit 1
 one() { # one NAME BINARY CASE

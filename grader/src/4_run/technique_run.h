@@ -23,7 +23,7 @@ int cml_ncu_value(const char *csv, const char *metric, const char *kernel, int p
                   int segment, double *value, int *marks);
 
 
-/* trace_run.c: what a trace says of the student's own calls. A call is the student's when a
+/* trace_tally.c: what a trace says of the student's own calls. A call is the student's when a
  * frame of its stack lies in a function one of the student's objects defines (their .symbols
  * evidence): the harness's copies and allocations (inputs, guard regions, canaries, the copy
  * bandwidth) never are. v[m] per cml_trace_measure; first[m]: the first such call and where

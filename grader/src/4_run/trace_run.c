@@ -19,214 +19,6 @@
 
 #define TRACE_CAP ((size_t)16 << 20)
 
-/* ---- the tally (no GPU: the tests feed it traces) ---- */
-
-typedef struct {
-    unsigned long long addr;
-    const char *name; /* into the nm text, up to its newline */
-} sym;
-
-static int by_addr(const void *a, const void *b)
-{
-    const sym *x = a, *y = b;
-    return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-static int by_name(const void *a, const void *b)
-{
-    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-    size_t nx = strcspn(x, "\n"), ny = strcspn(y, "\n");
-    int c = strncmp(x, y, nx < ny ? nx : ny);
-    return c ? c : (nx > ny) - (nx < ny);
-}
-
-/* The functions of the lab binary (nm: "addr type name", code types only), by address. */
-static sym *code_symbols(const char *nm, int *n)
-{
-    int cap = 1024;
-    sym *s = malloc(cap * sizeof *s);
-    *n = 0;
-    for (const char *p = nm; s && p && *p; p += strcspn(p, "\n"), p += *p == '\n') {
-        char *end = NULL;
-        unsigned long long a = strtoull(p, &end, 16);
-        if (end == p || end[0] != ' ' || !strchr("TtWwi", end[1]) || end[1] == '\0' ||
-            end[2] != ' ')
-            continue;
-        if (*n == cap) {
-            sym *more = realloc(s, (cap *= 2) * sizeof *s);
-            if (!more)
-                return free(s), NULL;
-            s = more;
-        }
-        s[(*n)++] = (sym){a, end + 3};
-    }
-    if (s)
-        qsort(s, *n, sizeof *s, by_addr);
-    return s;
-}
-
-/* The names the student's objects define ("T|t|W name" lines of .symbols), sorted. */
-static const char **student_names(const char *symbols, int *n)
-{
-    int cap = 256;
-    const char **v = malloc(cap * sizeof *v);
-    *n = 0;
-    for (const char *p = symbols; v && p && *p; p += strcspn(p, "\n"), p += *p == '\n') {
-        if (!strchr("TtW", p[0]) || p[0] == '\0' || p[1] != ' ')
-            continue;
-        if (*n == cap) {
-            const char **more = realloc(v, (cap *= 2) * sizeof *v);
-            if (!more)
-                return free(v), NULL;
-            v = more;
-        }
-        v[(*n)++] = p + 2;
-    }
-    if (v)
-        qsort(v, *n, sizeof *v, by_name);
-    return v;
-}
-
-/* The student's function that a frame list ("off,off,...", innermost first) passes through,
- * into who (its name, capped); 1 when there is one. */
-static int student_frame(const char *frames, const sym *syms, int ns, const char **names,
-                         int nn, char *who, size_t wlen)
-{
-    for (const char *f = frames; f && *f && *f != '\n';) {
-        char *end = NULL;
-        unsigned long long off = strtoull(f, &end, 16);
-        if (end == f)
-            return 0;
-        int lo = 0, hi = ns - 1, at = -1; /* the last symbol at or before off */
-        while (lo <= hi) {
-            int mid = (lo + hi) / 2;
-            if (syms[mid].addr <= off)
-                at = mid, lo = mid + 1;
-            else
-                hi = mid - 1;
-        }
-        if (at >= 0 && bsearch(&syms[at].name, names, nn, sizeof *names, by_name)) {
-            snprintf(who, wlen, "%.*s", (int)strcspn(syms[at].name, "\n"), syms[at].name);
-            return 1;
-        }
-        f = end + (*end == ',');
-    }
-    return 0;
-}
-
-/* The number after "key=" in the line at p (up to its newline), or 0. */
-static unsigned long long field(const char *p, const char *key)
-{
-    size_t n = strcspn(p, "\n"), k = strlen(key);
-    for (const char *q = p; q + k < p + n; q++)
-        if ((q == p || q[-1] == ' ') && strncmp(q, key, k) == 0 && q[k] == '=')
-            return strtoull(q + k + 1, NULL, 10);
-    return 0;
-}
-
-typedef struct {
-    unsigned corr;
-    int student;     /* a frame of its stack is the student's */
-    char what[160];  /* "cuMemcpyHtoDAsync_v2 in um_add" */
-} call;
-
-/* The memory call with correlation id corr, or NULL. */
-static const call *find_call(const call *calls, int n, unsigned corr)
-{
-    for (int i = 0; i < n; i++)
-        if (calls[i].corr == corr)
-            return &calls[i];
-    return NULL;
-}
-
-/* Counts bytes for measure m of t, naming the first call. */
-static void add(cml_trace_tally *t, int m, unsigned long long bytes, const char *what)
-{
-    if (t->v[m] == 0 && bytes)
-        snprintf(t->first[m], sizeof t->first[m], "%s", what);
-    t->v[m] += (double)bytes;
-}
-
-/* Contract in technique_run.h. */
-int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
-                       cml_trace_tally *t, char *why, size_t wlen)
-{
-    memset(t, 0, sizeof *t);
-    int ns = 0, nn = 0, ncalls = 0, cap = 64, seen_end = 0, rc = 0;
-    sym *syms = code_symbols(nm, &ns);
-    const char **names = student_names(student, &nn);
-    call *calls = malloc(cap * sizeof *calls);
-    if (!syms || !names || !calls) {
-        snprintf(why, wlen, "out of memory reading the trace");
-        rc = -1;
-    } else if (!trace || strncmp(trace, "cml-trace 1\n", 12) != 0) {
-        snprintf(why, wlen, "the trace library wrote nothing (was it loaded?)");
-        rc = -1;
-    }
-    /* first the calls (a record may come before or after its call's line) */
-    for (const char *p = trace; rc == 0 && *p; p += strcspn(p, "\n"), p += *p == '\n') {
-        char name[80], who[120] = "";
-        if (strncmp(p, "end", 3) == 0 && (p[3] == '\n' || p[3] == '\0')) {
-            seen_end = 1; /* what CUDA's teardown might add after it is not the task's */
-            break;
-        } else if (strncmp(p, "error ", 6) == 0) {
-            snprintf(why, wlen, "CUPTI: %.*s", (int)strcspn(p + 6, "\n"), p + 6);
-            rc = -1;
-        } else if (strncmp(p, "api drv ", 8) == 0 && sscanf(p + 8, "%79s", name) == 1) {
-            if (ncalls == cap) {
-                call *more = realloc(calls, (cap *= 2) * sizeof *calls);
-                if (!more) {
-                    snprintf(why, wlen, "out of memory reading the trace");
-                    rc = -1;
-                    break;
-                }
-                calls = more;
-            }
-            const char *frames = strstr(p, " frames=");
-            call *c = &calls[ncalls++];
-            c->corr = (unsigned)field(p, "corr");
-            c->student = frames && student_frame(frames + 8, syms, ns, names, nn, who,
-                                                 sizeof who);
-            snprintf(c->what, sizeof c->what, "%.60s in %.90s", name, who);
-            t->calls += c->student;
-        }
-    }
-    if (rc == 0 && !seen_end) {
-        snprintf(why, wlen, "the trace has no end: the lab did not exit normally");
-        rc = -1;
-    }
-    /* then what the copy engines and the allocator did for them */
-    for (const char *p = trace; rc == 0 && *p && strncmp(p, "end\n", 4) && strcmp(p, "end");
-         p += strcspn(p, "\n"), p += *p == '\n') {
-        int copy = strncmp(p, "memcpy ", 7) == 0, mem = strncmp(p, "memory ", 7) == 0;
-        unsigned corr = (unsigned)field(p, "corr");
-        unsigned long long kind = field(p, "kind"), bytes = field(p, "bytes");
-        if ((!copy && !mem) || corr == 0) /* corr 0: a __device__ variable's, at load */
-            continue;
-        const call *c = find_call(calls, ncalls, corr);
-        char unseen[80];
-        snprintf(unseen, sizeof unseen, "a call the trace did not see (id %u)", corr);
-        const char *what = c ? c->what : unseen;
-        if (c && !c->student) /* seen, and not the student's: the harness's */
-            continue;
-        if (copy) {
-            add(t, CML_TRACE_COPY, bytes, what);
-            if (kind == 1)
-                add(t, CML_TRACE_HTOD, bytes, what);
-            else if (kind == 2)
-                add(t, CML_TRACE_DTOH, bytes, what);
-        } else if (field(p, "op") == 1 && kind != 5 && kind != 7) { /* 5, 7: managed */
-            add(t, CML_TRACE_ALLOC, bytes, what);
-        }
-    }
-    free(syms);
-    free(names);
-    free(calls);
-    return rc;
-}
-
-/* ---- the run (GPU) ---- */
-
 /* The library and libcupti beside it (build/trace/, next to the grader's binary), into lib;
  * 0, or -1 when the grader was built without CUPTI. CML_TRACE_LIB names another. */
 static int trace_library(char *lib, size_t len)
@@ -288,8 +80,8 @@ static int trace_exec(const char *lib, const char *one, const cml_technique_env 
     char *extra[] = {inject, where, NULL};
     cml_proc_result r = {0};
     int fd = rc == 0 ? cml_result_fd_open() : -1;
+    const double limit = 3 * (env->timeout_s > 0 ? env->timeout_s : 60);
     if (rc == 0) {
-        double limit = 3 * (env->timeout_s > 0 ? env->timeout_s : 60);
         cml_gpu_hold(); /* a traced run is slower; nothing it measures depends on the GPU */
         cml_run_sandboxed(argv, extra, dir, NULL, fd, &env->seed, limit, 1 << 16, &r);
         cml_gpu_release();
@@ -303,7 +95,7 @@ static int trace_exec(const char *lib, const char *one, const cml_technique_env 
     if (rc == 0 && cml_fmt(where, sizeof where, "%s/cml-trace.txt", dir) == 0)
         *text = cml_read_text(where, TRACE_CAP, NULL);
     char how[200];
-    cml_proc_describe(&r, 0, how, sizeof how);
+    cml_proc_describe(&r, limit, how, sizeof how);
     cml_proc_result_free(&r);
     cml_rmtree(dir);
     if (rc != 0) {

@@ -1,5 +1,6 @@
 /* The technique verdict on one task (grade_technique.h): the text checks of 2_static, ncu and
- * trace runs of 4_run, then the award. Above both, so that neither folder calls the other's way back. */
+ * trace runs of 4_run, then the award. Above both, so that neither folder calls the other's
+ * way back. */
 #include "grade_technique.h"
 #include "evidence.h"
 #include "gpu_lock.h"
