@@ -6,6 +6,7 @@
 #include "cml_lab_int.h"
 
 #include <algorithm>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -130,6 +131,14 @@ static int open_session(const cml_lab *lab, const char *gpu_line)
     return 0;
 }
 
+/* Once CUDA is initialised (a tool's library is loaded at cuInit), the variable that names it
+ * goes: ncu, compute-sanitizer and the grader's trace set CUDA_INJECTION64_PATH, and a student
+ * file may call getenv, so a lab could otherwise tell a profiled, sanitized or traced run from
+ * a graded one by it and take another path there (issue 23; tests/attacks/gpu/04_float4/
+ * vector_path_only_when_injected). Only that one: with every other variable cleared too, ncu's
+ * library in the lab failed ("An error was reported by the driver", H100, 2026-11-27). */
+static void forget_tool_library(void) { unsetenv("CUDA_INJECTION64_PATH"); }
+
 int cml_main(int argc, char **argv, const cml_lab *lab)
 {
     int parsed = cml_parse_args(argc, argv);
@@ -155,6 +164,7 @@ int cml_main(int argc, char **argv, const cml_lab *lab)
     cml_record_device(line, sizeof line);
     if (open_session(lab, line) != 0)
         return CML_EXIT_CUDA_ERROR;
+    forget_tool_library();
     if (opt->ncases > 0) {
         for (int k = 0; k < opt->ncases; k++)
             run_graded(lab, k, opt->cases[k]);
