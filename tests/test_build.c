@@ -360,6 +360,39 @@ START_TEST(lab_binaries_follow_the_architecture)
 }
 END_TEST
 
+/* The trace checks' library (grader/trace/cml_trace.c) builds wherever the toolkit has CUPTI, in
+ * a build folder of its own: it exports the entry point the CUDA driver calls at cuInit, and
+ * finds libcupti beside itself (its RUNPATH is $ORIGIN, the copy is named by its soname), since
+ * a traced run copies that folder and nothing else into the lab's sandbox. */
+START_TEST(trace_library_builds_with_libcupti_beside_it)
+{
+    char tmp[64], cmd[1024];
+    int rc;
+    test_tmpdir(tmp, sizeof tmp);
+    snprintf(cmd, sizeof cmd, "cd '%s' && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s "
+             "--no-print-directory BUILD='%s' trace-lib 2>&1", test_root(), tmp);
+    char *out = shell(cmd, &rc);
+    ck_assert_msg(rc == 0, "rc %d: %.600s", rc, out);
+    if (strstr(out, "no CUPTI")) { /* a toolkit without CUPTI: said, and nothing to check */
+        fprintf(stderr, "build: %s", out);
+        free(out);
+        cml_rmtree(tmp);
+        return;
+    }
+    free(out);
+    snprintf(cmd, sizeof cmd, "cd '%s/trace' && nm -D --defined-only libcml-trace.so | "
+             "grep -c ' T InitializeInjection$'; readelf -d libcml-trace.so | "
+             "grep -o 'RUNPATH.*\\$ORIGIN'; for n in $(readelf -d libcml-trace.so | "
+             "sed -n 's/.*NEEDED.*\\[\\(libcupti[^]]*\\)\\]/\\1/p'); do ls \"$n\"; done",
+             tmp);
+    out = shell(cmd, &rc);
+    ck_assert_msg(strncmp(out, "1\n", 2) == 0 && strstr(out, "RUNPATH") &&
+                  strstr(out, "libcupti.so."), "%.600s", out);
+    free(out);
+    cml_rmtree(tmp);
+}
+END_TEST
+
 /* One test per spec in grader/specs and side. */
 Suite *build_suite(void)
 {
@@ -382,6 +415,7 @@ Suite *build_suite(void)
     tcase_add_test(tc, grader_compiles_the_common_sources_the_makefile_does);
     tcase_add_test(tc, makefile_compiles_labs_with_the_graders_language_flags);
     tcase_add_test(tc, prebuilt_probe_is_used_while_common_is_older);
+    tcase_add_test(tc, trace_library_builds_with_libcupti_beside_it);
     tcase_add_test(tc, lab_binaries_follow_the_architecture);
     tcase_add_loop_test(tc, skeleton_compiles_without_warnings, 0, nspecs);
     tcase_add_loop_test(tc, solution_compiles_without_warnings, 0, nspecs);
