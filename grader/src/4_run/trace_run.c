@@ -23,15 +23,8 @@
  * 0, or -1 when the grader was built without CUPTI. CML_TRACE_LIB names another. */
 static int trace_library(char *lib, size_t len)
 {
-    const char *set = getenv("CML_TRACE_LIB");
-    char self[CML_PATH];
-    if (set && *set)
-        snprintf(lib, len, "%s", set);
-    else if (cml_self_exe(self, sizeof self) != 0 || !strrchr(self, '/'))
-        return -1;
-    else
-        snprintf(lib, len, "%.*s/trace/libcml-trace.so", (int)(strrchr(self, '/') - self), self);
-    return access(lib, R_OK) == 0 ? 0 : -1;
+    return cml_beside_self("CML_TRACE_LIB", "trace/libcml-trace.so", lib, len) == 0 &&
+           access(lib, R_OK) == 0 ? 0 : -1;
 }
 
 /* Copies the library and every file beside it (libcupti, by its soname) into the run folder

@@ -175,6 +175,18 @@ int cml_self_exe(char *buf, size_t len)
     return 0;
 }
 
+/* Contract in util.h. */
+int cml_beside_self(const char *env_var, const char *name, char *buf, size_t len)
+{
+    const char *named = getenv(env_var);
+    if (named && *named)
+        return cml_fmt(buf, len, "%s", named);
+    if (cml_self_exe(buf, len) < 0)
+        return -1;
+    char *slash = strrchr(buf, '/');
+    return slash ? cml_fmt(slash + 1, len - (size_t)(slash + 1 - buf), "%s", name) : -1;
+}
+
 /* The root is the parent of the folder that holds the running executable. */
 int cml_find_root(char *buf, size_t len, char *err, size_t errlen)
 {

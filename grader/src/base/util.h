@@ -40,6 +40,11 @@ uint64_t cml_fnv1a(uint64_t h, const void *p, size_t n);
 /* The running program's own path (/proc/self/exe) into buf. 0, or -1 with errno. */
 int cml_self_exe(char *buf, size_t len);
 
+/* A file the grader ships beside its own binary: the path $env_var names when set, else
+ * `name` (may hold a folder: "trace/libcml-trace.so") in the running program's folder, into
+ * buf. 0, or -1. */
+int cml_beside_self(const char *env_var, const char *name, char *buf, size_t len);
+
 /* The repository root: two folders above the running executable (build/cml-grade or
  * build/check_tests). 0 on success, -1 with a message in err. */
 int cml_find_root(char *buf, size_t len, char *err, size_t errlen);

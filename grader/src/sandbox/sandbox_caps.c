@@ -20,8 +20,6 @@
 static cml_sandbox_caps caps, off; /* this machine's; and what CML_SANDBOX=off leaves */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-static int confine_path(char *prog, size_t len);
-
 static void add_missing(cml_sandbox_caps *c, const char *what)
 {
     size_t used = strlen(c->missing);
@@ -115,7 +113,8 @@ void cml_sandbox_describe(FILE *f)
                 (int)geteuid());
     fprintf(f, "  %-8s no new privileges (setuid programs cannot raise them)\n", "yes");
     char confine[CML_PATH];
-    int found = confine_path(confine, sizeof confine) == 0 && access(confine, X_OK) == 0;
+    int found = cml_beside_self("CML_CONFINE", "cml-confine", confine, sizeof confine) == 0 &&
+                access(confine, X_OK) == 0;
     fprintf(f, "  %-8s under ncu or compute-sanitizer the lab is confined again by cml-confine "
             "(%s): the tool's shell, /usr/bin, /opt and /tmp never reach it\n",
             c->fs && found ? "yes" : "no", found ? confine : "NOT FOUND: ncu checks and sanitizers say not checked");
@@ -202,23 +201,11 @@ int cml_sandbox_scratch(const char *parent, const char *name, const char *bin, c
     return 0;
 }
 
-/* Where cml-confine is: $CML_CONFINE, else beside the running program. 0, or -1. */
-static int confine_path(char *prog, size_t len)
-{
-    const char *named = getenv("CML_CONFINE");
-    if (named)
-        return cml_fmt(prog, len, "%s", named);
-    if (cml_self_exe(prog, len) < 0)
-        return -1;
-    char *slash = strrchr(prog, '/');
-    return slash ? cml_fmt(slash + 1, len - (size_t)(slash + 1 - prog), "cml-confine") : -1;
-}
-
 /* Contract in sandbox.h. */
 int cml_sandbox_add_confine(const char *dir, char *err, size_t errlen)
 {
     char prog[CML_PATH], to[CML_PATH];
-    if (confine_path(prog, sizeof prog) < 0) {
+    if (cml_beside_self("CML_CONFINE", "cml-confine", prog, sizeof prog) < 0) {
         snprintf(err, errlen, "grader error: cannot find cml-confine beside the grader");
         return -1;
     }
