@@ -58,8 +58,8 @@ static void task_metrics(const cml_task_spec *t, const char *pattern, char *buf,
     }
 }
 
-/* "1.1,n=4097" (never "time"): t's ncu case, else its first. */
-static void ncu_case_of(const cml_task_spec *t, char *buf, size_t len)
+/* Contract in technique_run.h. */
+void cml_tech_case_of(const cml_task_spec *t, char *buf, size_t len)
 {
     const char *text = t->ncu_case[0] ? t->ncu_case : t->cases[0].text;
     snprintf(buf, len, "%s%s%s", t->id, text[0] ? "," : "", text);
@@ -172,7 +172,7 @@ int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_tech
         if (!has_ncu)
             continue;
         task_metrics(t, NULL, metrics, sizeof metrics);
-        ncu_case_of(t, cases[runs->lab.ntasks], sizeof cases[0]);
+        cml_tech_case_of(t, cases[runs->lab.ntasks], sizeof cases[0]);
         runs->lab.tasks[runs->lab.ntasks++] = t;
     }
     /* one task: its own run is the same run; none: nothing to profile */
@@ -192,22 +192,29 @@ int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_tech
 /* c's verdict on the value v read from n rows (launches, when c is per launch) of case `one`:
  * out's state and detail ("<metric> = v <= max over n launches of kernels matching p (case
  * ...<where>)"). */
+/* Contract in technique_run.h. */
+int cml_tech_range_words(const cml_tech_spec *c, double v, char *buf, size_t len)
+{
+    int low = v < c->min, high = v > c->max;
+    if (low)
+        snprintf(buf, len, "< minimum %.17g", c->min);
+    else if (high)
+        snprintf(buf, len, "> limit %.17g", c->max);
+    else if (c->max == HUGE_VAL)
+        snprintf(buf, len, ">= %.17g", c->min);
+    else if (c->min > -HUGE_VAL)
+        snprintf(buf, len, "within %.17g..%.17g", c->min, c->max);
+    else
+        snprintf(buf, len, "<= %.17g", c->max);
+    return low || high;
+}
+
 static void range_verdict(const cml_tech_spec *c, double v, int n, const char *one,
                         const char *where, cml_tech_result *out)
 {
     char range[96];
-    int low = v < c->min, high = v > c->max;
-    if (low)
-        snprintf(range, sizeof range, "< minimum %.17g", c->min);
-    else if (high)
-        snprintf(range, sizeof range, "> limit %.17g", c->max);
-    else if (c->max == HUGE_VAL)
-        snprintf(range, sizeof range, ">= %.17g", c->min);
-    else if (c->min > -HUGE_VAL)
-        snprintf(range, sizeof range, "within %.17g..%.17g", c->min, c->max);
-    else
-        snprintf(range, sizeof range, "<= %.17g", c->max);
-    out->state = low || high ? CML_TECH_FAILED : CML_TECH_PASSED;
+    out->state = cml_tech_range_words(c, v, range, sizeof range) ? CML_TECH_FAILED
+                                                                 : CML_TECH_PASSED;
     char whose[64] = "the task's kernels";
     if (!c->task_kernels)
         snprintf(whose, sizeof whose, "kernels matching %.40s", c->pattern);
@@ -284,7 +291,7 @@ void cml_tech_ncu(const cml_tech_spec *c, const cml_task_spec *t, const cml_tech
     char ncu[CML_PATH], one[200];
     cml_ncu_runs alone = {0}, *runs = env->ncu ? env->ncu : &alone;
     out->state = CML_TECH_NOT_CHECKED;
-    ncu_case_of(t, one, sizeof one);
+    cml_tech_case_of(t, one, sizeof one);
     if (from_lab_run(c, t, one, runs, out))
         return;
     if (cml_find_tool("CML_NCU", "ncu", ncu, sizeof ncu) != 0) {

@@ -47,6 +47,13 @@ int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
 void cml_tech_trace(const cml_lab_spec *spec, const cml_tech_spec *c, const cml_task_spec *t,
                     const cml_technique_env *env, cml_tech_result *out);
 
+/* technique_run.c: "1.1,n=4097" (never "time"), the case an ncu or trace check of t runs: its
+ * ncu_case, else its first. */
+void cml_tech_case_of(const cml_task_spec *t, char *buf, size_t len);
+/* The words for value v against check c's range ("<= 4096", "> limit 0", ...) into buf; 1
+ * when v lies outside the range (the check fails), else 0. */
+int cml_tech_range_words(const cml_tech_spec *c, double v, char *buf, size_t len);
+
 /* technique_run.c: the checks that run the lab binary, and the ncu runs they share: plain data
  * the caller owns (zeroed to start, cml_ncu_runs_free after the lab), handed in through
  * cml_technique_env.ncu. cml_tech_ncu_lab profiles once for the ncu checks of every task of

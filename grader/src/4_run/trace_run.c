@@ -12,7 +12,6 @@
 #include "util.h"
 
 #include <dirent.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -147,15 +146,9 @@ static void judge(const cml_tech_spec *c, const cml_trace_tally *t, const char *
 {
     int m = cml_trace_measure_of(c->metric);
     double v = m >= 0 ? t->v[m] : 0;
-    int low = v < c->min, high = v > c->max;
     char range[96];
-    if (low)
-        snprintf(range, sizeof range, "< minimum %.17g", c->min);
-    else if (high)
-        snprintf(range, sizeof range, "> limit %.17g", c->max);
-    else
-        snprintf(range, sizeof range, "within the range");
-    out->state = low || high ? CML_TECH_FAILED : CML_TECH_PASSED;
+    int fails = cml_tech_range_words(c, v, range, sizeof range), high = v > c->max;
+    out->state = fails ? CML_TECH_FAILED : CML_TECH_PASSED;
     snprintf(out->detail, sizeof out->detail, "%s = %.17g bytes %s, traced over %d memory "
              "call%s of your code (case %.60s)%s%.160s", c->metric, v, range, t->calls,
              t->calls == 1 ? "" : "s", one, high && m >= 0 ? ": first " : "",
@@ -168,8 +161,7 @@ void cml_tech_trace(const cml_lab_spec *spec, const cml_tech_spec *c, const cml_
 {
     char one[200], key[CML_PATH + 256];
     cml_ncu_runs alone = {0}, *runs = env->ncu ? env->ncu : &alone;
-    const char *text = t->ncu_case[0] ? t->ncu_case : t->cases[0].text;
-    snprintf(one, sizeof one, "%s%s%s", t->id, text[0] ? "," : "", text);
+    cml_tech_case_of(t, one, sizeof one);
     snprintf(key, sizeof key, "%s|%llu|%s", env->bin, (unsigned long long)env->seed, one);
     if (!runs->trace.key[0] || strcmp(key, runs->trace.key) != 0) {
         char *trace = NULL, *nm = NULL, *student = NULL, why[300] = "", lib[CML_PATH];
