@@ -171,9 +171,9 @@ int InitializeInjection(void)
     if (g_fd < 0)
         return 1;
     /* CUDA is initialised by the harness before any student code runs: from here on nothing
-     * in the lab's environment says that this run is traced rather than graded */
+     * in the lab's environment says that this run is traced rather than graded (the harness
+     * unsets CUDA_INJECTION64_PATH itself, for every tool: common/cml_lab.cpp) */
     unsetenv("CML_TRACE_OUT");
-    unsetenv("CUDA_INJECTION64_PATH");
     emit("cml-trace 1\n");
     dl_iterate_phdr(exe_segments, NULL);
     CUpti_SubscriberHandle sub;
