@@ -70,7 +70,7 @@ typedef struct {
     char hint[512];
     int ncases;
     cml_case_spec cases[CML_MAX_CASES];
-    int ntech;           /* technique checks (ptx, sass, forbid, ncu) */
+    int ntech;           /* technique checks (ptx, sass, forbid, ncu, trace) */
     cml_tech_spec tech[CML_MAX_TECH];
     double technique_points; /* awarded when every check passes or could not be checked */
     char ncu_case[128];  /* the case ncu profiles and the trace follows ("" = the first
