@@ -103,6 +103,29 @@ START_TEST(failure_in_a_shared_run_is_graded_again_alone)
 }
 END_TEST
 
+/* The real labs' case counts: every lab's tasks share one run (lab 01 has 12 + 13 cases, lab 03
+ * 15 + 5, lab 04 15 + 10), a run never holds more than CML_MAX_RUN_CASES, and a refused task
+ * (skip) ends a group. */
+START_TEST(groups_fill_one_run_up_to_its_case_limit)
+{
+    cml_lab_spec spec;
+    memset(&spec, 0, sizeof spec);
+    const int counts[] = {12, 13, 5, 2};
+    spec.ntasks = 4;
+    for (int t = 0; t < spec.ntasks; t++)
+        spec.tasks[t].ncases = counts[t];
+    int skip[CML_MAX_TASKS] = {0};
+    ck_assert_int_eq(CML_MAX_RUN_CASES, 32);
+    ck_assert_int_eq(cml_shared_group_end(&spec, 0, skip), 4); /* 32 cases exactly: one run */
+    spec.tasks[3].ncases = 3; /* 33: the last task starts the next run */
+    ck_assert_int_eq(cml_shared_group_end(&spec, 0, skip), 3);
+    ck_assert_int_eq(cml_shared_group_end(&spec, 3, skip), 4);
+    skip[1] = 1; /* refused at link time: never run, and no run goes past it */
+    ck_assert_int_eq(cml_shared_group_end(&spec, 0, skip), 1);
+    ck_assert_int_eq(cml_shared_group_end(&spec, 2, skip), 4);
+}
+END_TEST
+
 /* Contract in suites.h (pipeline suite). */
 TCase *shared_runs_tcase(void)
 {
@@ -113,5 +136,6 @@ TCase *shared_runs_tcase(void)
                         (int)(sizeof MODES / sizeof MODES[0]));
     tcase_add_test(tc, crash_in_a_shared_run_sends_each_task_alone);
     tcase_add_test(tc, failure_in_a_shared_run_is_graded_again_alone);
+    tcase_add_test(tc, groups_fill_one_run_up_to_its_case_limit);
     return tc;
 }

@@ -13,7 +13,7 @@ typedef struct {
     cml_run_record *out;
     int line;                             /* 1-based number of the line being read */
     int after_done;
-    unsigned char has_case[CML_MAX_CASES], has_time[CML_MAX_CASES];
+    unsigned char has_case[CML_MAX_RUN_CASES], has_time[CML_MAX_RUN_CASES];
 } claims;
 
 static void forged(claims *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -54,7 +54,7 @@ static int case_claim_ok(claims *s, const rec_line *l, int is_time)
         return 1; /* no k: malformed, the handler rejects it */
     if (is_time && rec_int(rec_get(l, "reps"), 0, CML_MAX_REPS, &reps) != 0)
         reps = 0;
-    if (k >= (uint64_t)s->asked->n || k >= CML_MAX_CASES) {
+    if (k >= (uint64_t)s->asked->n || k >= CML_MAX_RUN_CASES) {
         forged(s, "wrote a '%s' record for k=%llu, but the grader asked for %d case(s)", type,
                (unsigned long long)k, s->asked->n);
         return 0;
@@ -86,7 +86,7 @@ static int rep_claim_ok(claims *s, const rec_line *l)
     uint64_t k;
     if (rec_u64(rec_get(l, "k"), &k) != 0)
         return 1; /* malformed: the handler rejects it */
-    if (k >= (uint64_t)s->asked->n || k >= CML_MAX_CASES || !s->asked->timed[k])
+    if (k >= (uint64_t)s->asked->n || k >= CML_MAX_RUN_CASES || !s->asked->timed[k])
         forged(s, "wrote a 'rep' record for k=%llu, a case the grader did not ask to time",
                (unsigned long long)k);
     else if (!s->has_case[k] || s->out->cases[k].status != CML_CASE_OK || s->has_time[k])

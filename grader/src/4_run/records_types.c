@@ -50,7 +50,7 @@ static int on_copybw(const rec_line *l, cml_run_record *out)
 /* The case index k, in range; -1 otherwise. */
 static int case_index(const rec_line *l, int *k)
 {
-    return rec_int(rec_get(l, "k"), 0, CML_MAX_CASES - 1, k);
+    return rec_int(rec_get(l, "k"), 0, CML_MAX_RUN_CASES - 1, k);
 }
 
 /* An output file name: plain, inside the out-dir (no '/', not "." or ".."). */

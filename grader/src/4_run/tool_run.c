@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOOL_MAX_ARGS (32 + 2 * CML_MAX_CASES)
+#define TOOL_MAX_ARGS (32 + 2 * CML_MAX_RUN_CASES)
 #define TOOL_LOG_CAP ((size_t)4 << 20)
 
 /* argv with `log_opt log` after the tool and the lab ("./lab") started through cml-confine

@@ -71,8 +71,8 @@ int cml_grade_tasks_shared(const cml_lab_spec *spec, int t0, int t1, const char 
                            const char *ref_bin, const cml_run_record *ref,
                            const cml_run_opts *o, cml_task_result *out);
 
-/* The reference's timed cases of a lab, with --no-output, CML_MAX_CASES per run (one run for
- * any ordinary lab): each taken from o->cal where it holds that run, else measured (and stored
+/* The reference's timed cases of a lab, with --no-output, CML_MAX_RUN_CASES per run (one run
+ * for any ordinary lab): each taken from o->cal where it holds that run, else measured (and stored
  * into o->cal_out when set). Fills out->ref_run with the first run's records,
  * out->ref_calibrated with how many runs came from the calibration, and per_task[t] with task
  * t's records. */

@@ -62,7 +62,7 @@ static void measure_again(const cml_lab_spec *spec, int ti, const char *bin,
         cml_lab_run(ref_bin, o->ref_sha, spec, &cl, NULL, o, &lr[0]);
         if (!lr[0].rec.tampered)
             cml_spread_records(&lr[0].rec, &cl, ref);
-        cml_rep_check *reps[CML_MAX_CASES];
+        cml_rep_check *reps[CML_MAX_RUN_CASES];
         for (int j = 0; j < cl.n; j++)
             reps[j] = cml_reps_begin(t, &t->cases[cl.tcase[j]], o->seed, j);
         cml_lab_run(bin, o->student_sha, spec, &cl, dir, o, &lr[1]);

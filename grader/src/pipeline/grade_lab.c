@@ -79,7 +79,7 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
     lab_run *lr = malloc(sizeof *lr);
     if (!lr)
         return -1;
-    cml_rep_check *reps[CML_MAX_CASES]; /* timed repetitions, verified beside the run */
+    cml_rep_check *reps[CML_MAX_RUN_CASES]; /* timed repetitions, verified beside the run */
     for (int c = 0; c < t->ncases; c++)
         reps[c] = cml_reps_begin(t, &t->cases[c], o->seed, c);
     const double t_run = cml_now();

@@ -82,9 +82,9 @@ void cml_reference_runs(const cml_lab_spec *spec, const char *ref_bin, const cml
     int ti[CML_MAX_TASKS * CML_MAX_CASES], ci[CML_MAX_TASKS * CML_MAX_CASES];
     int total = timed_cases(spec, ti, ci);
     lab_run *lr = malloc(sizeof *lr);
-    for (int start = 0; lr && start < total; start += CML_MAX_CASES) {
+    for (int start = 0; lr && start < total; start += CML_MAX_RUN_CASES) {
         case_list chunk;
-        chunk.n = total - start < CML_MAX_CASES ? total - start : CML_MAX_CASES;
+        chunk.n = total - start < CML_MAX_RUN_CASES ? total - start : CML_MAX_RUN_CASES;
         memcpy(chunk.task, ti + start, chunk.n * sizeof *ti);
         memcpy(chunk.tcase, ci + start, chunk.n * sizeof *ci);
         if (stored_run(spec, &chunk, o, lr))

@@ -69,8 +69,8 @@ static int changed_since_build(const char *dir, const char *sha, char *err, size
 void cml_lab_run(const char *bin, const char *sha, const cml_lab_spec *spec,
                  const case_list *cl, const char *dir, const cml_run_opts *o, lab_run *lr)
 {
-    char cases[CML_MAX_CASES][200], scratch[CML_PATH], err[1024];
-    char *argv[8 + 2 * CML_MAX_CASES];
+    char cases[CML_MAX_RUN_CASES][200], scratch[CML_PATH], err[1024];
+    char *argv[8 + 2 * CML_MAX_RUN_CASES];
     int a = 0;
     memset(lr, 0, sizeof *lr);
     if (!dir && cml_sandbox_scratch(o->work_dir, spec->lab, bin, scratch, sizeof scratch, err,

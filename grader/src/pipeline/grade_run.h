@@ -10,7 +10,7 @@
 /* The cases of one run: which task and which of its cases each --case is. */
 typedef struct {
     int n;
-    int task[CML_MAX_CASES], tcase[CML_MAX_CASES];
+    int task[CML_MAX_RUN_CASES], tcase[CML_MAX_RUN_CASES];
 } case_list;
 
 typedef struct {

@@ -1,7 +1,7 @@
 /* Tasks of a lab that share one run of the student's binary (on by default since measured on
  * an H100; CML_SHARED_RUNS=0: a run per task). A lab process's start costs 0.17-0.36 s of the
  * GPU on an H100 (scripts/exp/fixed-costs.sh) and a grading starts one per task; consecutive
- * tasks whose cases fit one run (CML_MAX_CASES) can share one, as the reference's timed cases
+ * tasks whose cases fit one run (CML_MAX_RUN_CASES) can share one, as the reference's timed cases
  * always do.
  * A shared run counts only when it ended cleanly: `done`, no tampering, exit 0, every case
  * answered. Anything else (a crash, a hang, a sticky CUDA error in one task) throws it away and
@@ -39,7 +39,7 @@ int cml_shared_verdict_stands(const cml_task_result *r)
 int cml_shared_group_end(const cml_lab_spec *spec, int t0, const int *skip)
 {
     int end = t0, n = 0;
-    while (end < spec->ntasks && !skip[end] && n + spec->tasks[end].ncases <= CML_MAX_CASES)
+    while (end < spec->ntasks && !skip[end] && n + spec->tasks[end].ncases <= CML_MAX_RUN_CASES)
         n += spec->tasks[end++].ncases;
     return end > t0 ? end : t0 + 1;
 }
@@ -85,7 +85,7 @@ int cml_grade_tasks_shared(const cml_lab_spec *spec, int t0, int t1, const char 
     int k0[CML_MAX_TASKS];
     for (int ti = t0; ti < t1; ti++) {
         k0[ti] = cl.n;
-        for (int c = 0; c < spec->tasks[ti].ncases && cl.n < CML_MAX_CASES; c++) {
+        for (int c = 0; c < spec->tasks[ti].ncases && cl.n < CML_MAX_RUN_CASES; c++) {
             cl.task[cl.n] = ti;
             cl.tcase[cl.n++] = c;
         }
@@ -103,7 +103,7 @@ int cml_grade_tasks_shared(const cml_lab_spec *spec, int t0, int t1, const char 
     if (o->progress)
         fprintf(o->progress, "[%s] tasks %s to %s: %d case(s) in one run\n", spec->lab,
                 spec->tasks[t0].id, spec->tasks[t1 - 1].id, cl.n);
-    cml_rep_check *reps[CML_MAX_CASES];
+    cml_rep_check *reps[CML_MAX_RUN_CASES];
     for (int k = 0; k < cl.n; k++)
         reps[k] = cml_reps_begin(&spec->tasks[cl.task[k]],
                                  &spec->tasks[cl.task[k]].cases[cl.tcase[k]], o->seed, k);
