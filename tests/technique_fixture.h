@@ -114,7 +114,8 @@ static void setup(void)
     static char ev[CML_PATH];
     cml_fmt(ev, sizeof ev, "%s/ev", dir);
     cml_ncu_runs_free(&ncu_runs_kept);
-    env = (cml_technique_env){ ev, NULL, "/bin/true", 90, 7, dir, 10, &ncu_runs_kept, NULL };
+    env = (cml_technique_env){ .ev_dir = ev, .bin = "/bin/true", .cc = 90, .seed = 7,
+                               .work_dir = dir, .timeout_s = 10, .ncu = &ncu_runs_kept };
     memset(&r, 0, sizeof r);
 }
 

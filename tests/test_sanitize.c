@@ -6,9 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "gpu_lock.h"
 #include "grade.h"
 #include "helpers.h"
 #include "report.h"
@@ -366,6 +370,42 @@ START_TEST(interrupted_grading_says_its_sanitizers_did_not_run)
 }
 END_TEST
 
+/* The work beside the tools (the pipeline's trace runs): 2 when it ran while this grading held
+ * the GPU lock (a second open of the lock file cannot take it), 1 when it ran unlocked. */
+static char lock_path[CML_PATH];
+
+static void beside_probe(void *arg)
+{
+    int fd = open(lock_path, O_RDWR);
+    *(int *)arg = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0 ? 2 : 1;
+    if (fd >= 0)
+        close(fd);
+}
+
+/* It runs while the tools do, inside their hold of the GPU lock, and has ended when the phase
+ * returns; with no GPU, where no tool runs, it does not run either (the technique phase then
+ * makes its own trace runs). */
+START_TEST(work_beside_the_tools_runs_under_their_hold)
+{
+    cml_lab_spec specs[2];
+    fake_root_specs(root, specs);
+    cml_fmt(lock_path, sizeof lock_path, "%s/gpu.lock", root);
+    cml_gpu_hold_path(lock_path);
+    g->nlabs = 1, g->have_gpu = 1;
+    cml_lab_not_run(&specs[0], CML_STATUS_WRONG, "a case failed", &g->labs[0]);
+    const char *bins[1] = { test_path("build/fake_lab") };
+    cml_run_opts o = { .seed = 7, .work_dir = root };
+    int state = 0;
+    cml_beside beside = { beside_probe, &state };
+    cml_sanitize_phase(g, bins, NULL, &o, &beside);
+    ck_assert_int_eq(state, 2);
+    state = 0, g->have_gpu = 0;
+    cml_sanitize_phase(g, bins, NULL, &o, &beside);
+    cml_gpu_hold_path(NULL);
+    ck_assert_int_eq(state, 0);
+}
+END_TEST
+
 /* The grading tests, on the fake labs. */
 TCase *sanitize_grading_tcase(void)
 {
@@ -388,5 +428,6 @@ TCase *sanitize_grading_tcase(void)
     tcase_add_test(tc, tools_with_nothing_to_check_pass_without_a_run);
     tcase_add_test(tc, sanitizers_never_run_while_a_lab_is_timed);
     tcase_add_test(tc, interrupted_grading_says_its_sanitizers_did_not_run);
+    tcase_add_test(tc, work_beside_the_tools_runs_under_their_hold);
     return tc;
 }

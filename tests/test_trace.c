@@ -101,7 +101,8 @@ END_TEST
 
 /* ---- the whole check, on the fake lab ---- */
 
-static void traced(const char *trace)
+/* The fake lab writes `trace` as the library would, beside the library, nm and evidence. */
+static void trace_setup(const char *trace)
 {
     setenv("CML_SANDBOX", "off", 1);
     cml_mkdirs(in_dir("lib"));
@@ -117,11 +118,24 @@ static void traced(const char *trace)
     put("trace.txt", trace, 0);
     setenv("FAKE_TRACE", in_dir("trace.txt"), 1);
     env.bin = test_path("build/fake_lab");
-    grade("trace copy_bytes 0 no copies\ntrace alloc_unmanaged 0 managed memory alone\n"
-          "ncu_case n=256", "passed");
+}
+
+static void trace_unset(void)
+{
     const char *vars[] = {"CML_TRACE_LIB", "CML_NM", "FAKE_TRACE", "FAKE_DODGE"};
     for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
         unsetenv(vars[i]);
+}
+
+#define TRACE_CHECKS "trace copy_bytes 0 no copies\ntrace alloc_unmanaged 0 managed memory " \
+                     "alone\nncu_case n=256"
+
+/* Task 1.1 with the two trace checks, graded as passed, its traced run made now. */
+static void traced(const char *trace)
+{
+    trace_setup(trace);
+    grade(TRACE_CHECKS, "passed");
+    trace_unset();
 }
 
 START_TEST(managed_port_passes_its_trace_checks)
@@ -174,6 +188,55 @@ START_TEST(grader_without_the_library_does_not_check)
 }
 END_TEST
 
+/* The pipeline makes the traces ahead, beside the sanitizers (cml_trace_ahead): a check reads
+ * that run, not a new one. Here the run made ahead saw Thrust's copies and the lab traced later
+ * would not: the check fails; with the run made for another seed it runs its own and passes. */
+START_TEST(a_trace_made_ahead_is_the_one_judged)
+{
+    trace_setup(HONEST_CALLS THRUST_CALLS "end\n");
+    grade(TRACE_CHECKS, "passed"); /* loads the spec; its own run sees Thrust */
+    static cml_lab_result out;
+    static cml_trace_run ahead[CML_MAX_TASKS];
+    memset(&out, 0, sizeof out);
+    memset(ahead, 0, sizeof ahead);
+    out.ntasks = 1, out.ran[0] = 1, out.tasks[0] = r;
+    out.tasks[0].status = CML_STATUS_PASSED;
+    cml_tech_lab lab = { &spec, env, &out };
+    cml_trace_ahead(&lab, 1, ahead);
+    ck_assert_msg(ahead[0].key[0] && ahead[0].rc == 0 && ahead[0].tally.v[0] == 4000,
+                  "rc %d, %g: %s", ahead[0].rc, ahead[0].tally.v[0], ahead[0].failed.detail);
+    put("trace.txt", HONEST_CALLS "end\n", 0); /* what a run made now would see */
+    env.traced = ahead, env.ntraced = CML_MAX_TASKS;
+    grade(TRACE_CHECKS, "passed");
+    assert_check(0, CML_TECH_FAILED, "copy_bytes = 4000 bytes > limit 0");
+    env.seed++; /* not the run made ahead: its own, honest */
+    grade(TRACE_CHECKS, "passed");
+    trace_unset();
+    assert_check(0, CML_TECH_PASSED, "copy_bytes = 0 bytes <= 0");
+    ck_assert_str_eq(cml_status_name(r.status), "passed");
+}
+END_TEST
+
+/* Only a task that ran and passed every case is traced ahead; its row keeps an empty key else. */
+START_TEST(only_solved_tasks_are_traced_ahead)
+{
+    trace_setup(HONEST_CALLS "end\n");
+    grade(TRACE_CHECKS, "wrong");
+    static cml_lab_result out;
+    static cml_trace_run ahead[CML_MAX_TASKS];
+    memset(&out, 0, sizeof out);
+    memset(ahead, 0, sizeof ahead);
+    out.ntasks = 1, out.ran[0] = 1, out.tasks[0] = r;
+    cml_tech_lab lab = { &spec, env, &out };
+    cml_trace_ahead(&lab, 1, ahead);
+    ck_assert_str_eq(ahead[0].key, "");
+    out.ran[0] = 0, out.tasks[0].status = CML_STATUS_PASSED; /* did not run here */
+    cml_trace_ahead(&lab, 1, ahead);
+    trace_unset();
+    ck_assert_str_eq(ahead[0].key, "");
+}
+END_TEST
+
 /* Contract in suites.h. */
 void technique_trace_add(Suite *s)
 {
@@ -190,5 +253,7 @@ void technique_trace_add(Suite *s)
     tcase_add_test(tc, lab_that_leaves_its_traced_run_fails);
     tcase_add_test(tc, lab_whose_trace_has_no_end_fails);
     tcase_add_test(tc, grader_without_the_library_does_not_check);
+    tcase_add_test(tc, a_trace_made_ahead_is_the_one_judged);
+    tcase_add_test(tc, only_solved_tasks_are_traced_ahead);
     suite_add_tcase(s, tc);
 }

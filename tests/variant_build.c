@@ -60,7 +60,8 @@ static void build_and_check_tasks(const cml_lab_spec *spec, const char *task,
         memset(r, 0, sizeof *r);
         r->spec = t;
         judge_as(r, CML_STATUS_PASSED, "every case passed");
-        cml_technique_env env = { b.ev_dir, b.ev_digest, NULL, b.cc, 1, work, 10, NULL, NULL };
+        cml_technique_env env = { .ev_dir = b.ev_dir, .ev_digest = b.ev_digest, .cc = b.cc,
+                                  .seed = 1, .work_dir = work, .timeout_s = 10 };
         cml_technique_task(spec, t, &env, r);
         seen++;
     }

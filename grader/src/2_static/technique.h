@@ -30,6 +30,10 @@ typedef struct {
     struct cml_ncu_runs *ncu; /* the ncu runs the lab's checks share; NULL: each runs alone */
     const char *tool_tmp; /* the TMPDIR the ncu runs of one phase share, so that ncu's lock
                              keeps their profiling apart; NULL: each run's own folder */
+    const struct cml_trace_run *traced; /* trace runs made before the checks (the sanitizer
+                                           phase's), ntraced of them; a check whose case is
+                                           not among them runs its own */
+    int ntraced;
 } cml_technique_env;
 
 /* ptx or sass check c: a line of the student's code (of the kernel c->scope, when set, which

@@ -42,8 +42,24 @@ typedef struct {
 int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
                        cml_trace_tally *t, char *why, size_t wlen);
 
-/* Check c (kind trace) of task t: runs the lab binary on t's case with the grader's CUPTI
- * library injected (once per task while env->ncu keeps it, in runs->trace), into out. */
+/* One traced run of a task's case: what the trace checks of the task judge. */
+typedef struct cml_trace_run {
+    char key[CML_PATH + 256]; /* binary, seed and case: "" when never run */
+    int rc;                   /* 0: tally holds it; else failed says why */
+    cml_trace_tally tally;
+    cml_tech_result failed;
+} cml_trace_run;
+
+/* Runs the lab binary on t's case with the grader's CUPTI library injected, holding the GPU
+ * lock, into out. Thread-safe: the sanitizer phase runs the traces beside its tools (its runs
+ * measure nothing that depends on the GPU being shared), so that the technique phase after it
+ * finds them made (env->traced). */
+void cml_trace_collect(const cml_lab_spec *spec, const cml_task_spec *t,
+                       const cml_technique_env *env, cml_trace_run *out);
+
+/* Check c (kind trace) of task t, into out: from the run in env->traced for t's case when
+ * there is one, else from a run made now (once per task while env->ncu keeps it, in
+ * runs->trace). */
 void cml_tech_trace(const cml_lab_spec *spec, const cml_tech_spec *c, const cml_task_spec *t,
                     const cml_technique_env *env, cml_tech_result *out);
 
@@ -76,12 +92,7 @@ typedef struct cml_ncu_runs {
         char why[400];             /* rc != 0: why, with ncu's first error line */
         cml_proc_result r;
     } lab;
-    struct {             /* the task's trace run (trace_run.c), forgotten with task */
-        char key[CML_PATH + 256];
-        int rc;          /* 0: tally holds it; else failed says why */
-        cml_trace_tally tally;
-        cml_tech_result failed;
-    } trace;
+    cml_trace_run trace; /* the task's trace run (trace_run.c), forgotten with task */
 } cml_ncu_runs;
 void cml_ncu_task_forget(cml_ncu_runs *runs);
 void cml_ncu_runs_free(cml_ncu_runs *runs);

@@ -155,41 +155,59 @@ static void judge(const cml_tech_spec *c, const cml_trace_tally *t, const char *
              high && m >= 0 ? t->first[m] : "");
 }
 
+/* The key of t's traced run: binary, seed and case. */
+static void key_of(const cml_task_spec *t, const cml_technique_env *env, char *one, size_t olen,
+                   char *key, size_t klen)
+{
+    cml_tech_case_of(t, one, olen);
+    snprintf(key, klen, "%s|%llu|%s", env->bin, (unsigned long long)env->seed, one);
+}
+
+/* Contract in technique_run.h. */
+void cml_trace_collect(const cml_lab_spec *spec, const cml_task_spec *t,
+                       const cml_technique_env *env, cml_trace_run *out)
+{
+    char one[200], *trace = NULL, *nm = NULL, *student = NULL, why[300] = "", lib[CML_PATH];
+    memset(out, 0, sizeof *out);
+    key_of(t, env, one, sizeof one, out->key, sizeof out->key);
+    cml_tech_result *failed = &out->failed;
+    failed->state = CML_TECH_NOT_CHECKED;
+    if (trace_library(lib, sizeof lib) != 0)
+        snprintf(why, sizeof why, "the grader was built without its CUPTI trace library, "
+                 "build/trace/libcml-trace.so");
+    out->rc = why[0] ? -1 : symbols_of(spec, env, &nm, &student, why, sizeof why);
+    if (out->rc != 0)
+        snprintf(failed->detail, sizeof failed->detail, "not checked (%.300s)", why);
+    else
+        out->rc = trace_exec(lib, one, env, &trace, failed);
+    if (out->rc == 0 &&
+        cml_trace_tally_of(trace, nm, student, &out->tally, why, sizeof why) != 0) {
+        out->rc = -1; /* a lab that reached done and left no whole trace */
+        failed->state = CML_TECH_FAILED;
+        snprintf(failed->detail, sizeof failed->detail, "the trace of your code's calls "
+                 "in case %.60s is not whole: %.300s", one, why);
+    }
+    free(trace);
+    free(nm);
+    free(student);
+}
+
 /* Contract in technique_run.h. */
 void cml_tech_trace(const cml_lab_spec *spec, const cml_tech_spec *c, const cml_task_spec *t,
                     const cml_technique_env *env, cml_tech_result *out)
 {
     char one[200], key[CML_PATH + 256];
     cml_ncu_runs alone = {0}, *runs = env->ncu ? env->ncu : &alone;
-    cml_tech_case_of(t, one, sizeof one);
-    snprintf(key, sizeof key, "%s|%llu|%s", env->bin, (unsigned long long)env->seed, one);
-    if (!runs->trace.key[0] || strcmp(key, runs->trace.key) != 0) {
-        char *trace = NULL, *nm = NULL, *student = NULL, why[300] = "", lib[CML_PATH];
-        memset(&runs->trace, 0, sizeof runs->trace);
-        cml_tech_result *failed = &runs->trace.failed;
-        failed->state = CML_TECH_NOT_CHECKED;
-        if (trace_library(lib, sizeof lib) != 0)
-            snprintf(why, sizeof why, "the grader was built without its CUPTI trace library, "
-                     "build/trace/libcml-trace.so");
-        runs->trace.rc = why[0] ? -1 : symbols_of(spec, env, &nm, &student, why, sizeof why);
-        if (runs->trace.rc != 0)
-            snprintf(failed->detail, sizeof failed->detail, "not checked (%.300s)", why);
-        else
-            runs->trace.rc = trace_exec(lib, one, env, &trace, failed);
-        if (runs->trace.rc == 0 &&
-            cml_trace_tally_of(trace, nm, student, &runs->trace.tally, why, sizeof why) != 0) {
-            runs->trace.rc = -1; /* a lab that reached done and left no whole trace */
-            failed->state = CML_TECH_FAILED;
-            snprintf(failed->detail, sizeof failed->detail, "the trace of your code's calls "
-                     "in case %.60s is not whole: %.300s", one, why);
-        }
-        snprintf(runs->trace.key, sizeof runs->trace.key, "%s", key);
-        free(trace);
-        free(nm);
-        free(student);
-    }
-    if (runs->trace.rc != 0)
-        *out = runs->trace.failed;
+    const cml_trace_run *run = NULL;
+    key_of(t, env, one, sizeof one, key, sizeof key);
+    for (int i = 0; env->traced && i < env->ntraced && !run; i++)
+        if (strcmp(key, env->traced[i].key) == 0)
+            run = &env->traced[i];
+    if (!run && (!runs->trace.key[0] || strcmp(key, runs->trace.key) != 0))
+        cml_trace_collect(spec, t, env, &runs->trace);
+    run = run ? run : &runs->trace;
+    if (run->rc != 0)
+        *out = run->failed;
     else
-        judge(c, &runs->trace.tally, one, out);
+        judge(c, &run->tally, one, out);
 }

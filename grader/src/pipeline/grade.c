@@ -144,18 +144,28 @@ static void finish_lab(const cml_grade_opts *o, const cml_lab_spec *spec, lab_bu
     cml_build_free(&b->reference);
 }
 
-/* After every lab's runs: the technique checks of every lab that ran, its ncu runs at once
- * (cml_technique_labs), and the totals again (cml_rescore). */
-static void technique_all(const cml_grade_opts *o, const lab_build *lb, const cml_run_opts *ro,
-                          cml_grading *g)
+/* Every lab's technique checks as the two phases below see them: binary, evidence, and the
+ * trace runs made ahead (traced, CML_MAX_TASKS per lab). */
+static void tech_labs(const cml_grade_opts *o, const lab_build *lb, const cml_run_opts *ro,
+                      cml_grading *g, cml_trace_run *traced, cml_tech_lab *labs)
 {
-    cml_tech_lab labs[CML_MAX_LABS];
     for (int i = 0; i < g->nlabs; i++) {
         const cml_run_opts lro = lab_opts(o, g->labs[i].spec, &lb[i], ro);
         const char *bin = o->student_bin ? o->student_bin : lb[i].student.bin;
         labs[i] = (cml_tech_lab){ g->labs[i].spec, cml_lab_tech_env(g->labs[i].spec, bin, &lro),
                                   &g->labs[i] };
+        labs[i].env.traced = traced ? &traced[i * CML_MAX_TASKS] : NULL;
+        labs[i].env.ntraced = traced ? CML_MAX_TASKS : 0;
     }
+}
+
+/* After the sanitizer phase: the technique checks of every lab that ran, its ncu runs at once
+ * (cml_technique_labs), the traces made beside the sanitizers, and the totals again. */
+static void technique_all(const cml_grade_opts *o, const lab_build *lb, const cml_run_opts *ro,
+                          cml_grading *g, cml_trace_run *traced)
+{
+    cml_tech_lab labs[CML_MAX_LABS];
+    tech_labs(o, lb, ro, g, traced, labs);
     cml_technique_labs(labs, g->nlabs, ro->progress);
     cml_rescore(g);
 }
@@ -171,10 +181,24 @@ void cml_rescore(cml_grading *g)
     }
 }
 
-/* After every lab's timed runs: the sanitizers on each lab's student binary, the reports
- * again, then the student build folders go. */
+typedef struct {
+    cml_tech_lab labs[CML_MAX_LABS];
+    int n;
+    cml_trace_run *traced;
+} traces_ahead;
+
+static void trace_ahead(void *arg)
+{
+    traces_ahead *a = arg;
+    cml_trace_ahead(a->labs, a->n, a->traced);
+}
+
+/* After every lab's timed runs: the sanitizers on each lab's student binary, with the trace
+ * runs of the technique phase beside them (traced). Before the technique phase, so that those
+ * runs cost no hold of the GPU of their own; a task the tools fail is `sanitizer` whatever its
+ * technique (judge.c), so its ncu and trace checks are not run. */
 static void sanitize_all(const cml_grade_opts *o, lab_build *lb, const cml_run_opts *ro,
-                         cml_grading *g, double t0)
+                         cml_grading *g, cml_trace_run *traced)
 {
     const char *bins[CML_MAX_LABS];
     unsigned needed[CML_MAX_LABS];
@@ -183,14 +207,15 @@ static void sanitize_all(const cml_grade_opts *o, lab_build *lb, const cml_run_o
         needed[i] = cml_sanitizers_needed(g->labs[i].spec, o->student_bin ? NULL
                                           : lb[i].student.ev_dir, lb[i].student.ev_digest);
     }
-    cml_sanitize_phase(g, bins, needed, ro);
-    g->wall_s = cml_now() - t0;
-    if (cml_write_reports(o->out_dir, g) < 0 && o->progress)
-        fprintf(o->progress, "warning: could not write the reports into %s: is it writable?\n",
-                o->out_dir);
-    for (int i = 0; !o->keep && i < g->nlabs; i++)
-        if (lb[i].student.dir[0])
-            cml_rmtree(lb[i].student.dir);
+    traces_ahead *a = traced ? calloc(1, sizeof *a) : NULL;
+    if (a) {
+        tech_labs(o, lb, ro, g, traced, a->labs);
+        a->n = g->nlabs, a->traced = traced;
+    }
+    cml_beside beside = { trace_ahead, a };
+    cml_sanitize_phase(g, bins, needed, ro, a && (g->have_gpu || o->student_bin) ? &beside
+                                                                                 : NULL);
+    free(a);
 }
 
 /* The calibration named by o (if any) into cal, and what the record says of it. A file that
@@ -280,9 +305,18 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
                         .progress = o->progress, .cal = use_cal ? &cal : NULL };
     for (int i = 0; i < nspecs; i++)
         finish_lab(o, &specs[i], &lb[i], &ro, g, t0);
+    cml_trace_run *traced = calloc((size_t)g->nlabs * CML_MAX_TASKS + 1, sizeof *traced);
+    sanitize_all(o, lb, &ro, g, traced);
     if (g->have_gpu || o->student_bin) /* as finish_lab: the labs whose binaries ran */
-        technique_all(o, lb, &ro, g);
-    sanitize_all(o, lb, &ro, g, t0);
+        technique_all(o, lb, &ro, g, traced);
+    free(traced);
+    g->wall_s = cml_now() - t0;
+    if (cml_write_reports(o->out_dir, g) < 0 && o->progress)
+        fprintf(o->progress, "warning: could not write the reports into %s: is it writable?\n",
+                o->out_dir);
+    for (int i = 0; !o->keep && i < g->nlabs; i++)
+        if (lb[i].student.dir[0])
+            cml_rmtree(lb[i].student.dir);
     if (unpacked && !o->keep)
         cml_rmtree(sub);
     cml_probe_let_go(); /* the GPU work is over */

@@ -143,10 +143,16 @@ void cml_grading_free(cml_grading *g);
  * needed NULL: all) passes without a run, as having nothing to check; an error makes the task
  * `sanitizer` with no points, a tool missing or failing on its own is "not checked". Rescores
  * g; prints "sanitizers: N runs in X s" to o->progress. Without a GPU, or with
- * CML_SANITIZE=off, nothing runs and the report says so. */
+ * CML_SANITIZE=off, nothing runs and the report says so. beside (NULL: nothing) is work that
+ * runs on a thread of its own while the tools run, under the same hold of the GPU lock, and
+ * has ended when the phase returns; it runs only when the tools do. */
+typedef struct {
+    void (*fn)(void *arg);
+    void *arg;
+} cml_beside;
 void cml_sanitize_mark(cml_lab_result *lab);
 void cml_sanitize_phase(cml_grading *g, const char *const bins[], const unsigned needed[],
-                        const cml_run_opts *o);
+                        const cml_run_opts *o, const cml_beside *beside);
 
 /* Write record.json, summary.tsv, feedback.md, feedback.html and, with a GPU, results.json
  * (Gradescope) and junit.xml for g into out_dir; without a GPU those two are removed, since a

@@ -144,8 +144,8 @@ void cml_compiled_only(const cml_lab_spec *spec, lab_build *b, const cml_grading
              b->student.cc, g->no_gpu_reason);
     cml_lab_not_run(spec, CML_STATUS_NO_GPU, detail, r);
     keep_log(b, r);
-    cml_technique_env te = { b->student.ev_dir, b->student.ev_digest, NULL, b->student.cc,
-                             g->seed, NULL, 0, NULL, NULL };
+    cml_technique_env te = { .ev_dir = b->student.ev_dir, .ev_digest = b->student.ev_digest,
+                             .cc = b->student.cc, .seed = g->seed };
     int skip[CML_MAX_TASKS];
     cml_refuse_tasks(spec, b->student.refused, r, skip);
     for (int t = 0; t < spec->ntasks; t++) /* ptx, sass, forbid need no GPU: reported */

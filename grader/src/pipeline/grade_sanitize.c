@@ -10,6 +10,7 @@
 #include "spec.h"
 #include "util.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,9 +175,15 @@ static void slowest(const cml_sanitize_job *jobs, int n, FILE *progress)
     fprintf(progress, "\n");
 }
 
+static void *beside_thread(void *b)
+{
+    ((const cml_beside *)b)->fn(((const cml_beside *)b)->arg);
+    return NULL;
+}
+
 /* Contract in grade.h. */
 void cml_sanitize_phase(cml_grading *g, const char *const bins[], const unsigned needed[],
-                        const cml_run_opts *o)
+                        const cml_run_opts *o, const cml_beside *beside)
 {
     const char *off = getenv("CML_SANITIZE");
     if (!g->have_gpu)
@@ -196,6 +203,9 @@ void cml_sanitize_phase(cml_grading *g, const char *const bins[], const unsigned
         nothing_to_check(g, l, needed[l]);
     int n = lab_jobs(g, bins, o, jobs);
     cml_gpu_hold(); /* the whole phase: its jobs run at once, from the pool's threads */
+    pthread_t th;
+    int threaded = beside && beside->fn && pthread_create(&th, NULL, beside_thread,
+                                                          (void *)beside) == 0;
     cml_sanitize_pool(jobs, n, g->sanitize_workers);
     int m = take(g, jobs, n, again); /* an error in a lab's run: which task's is it? */
     for (int j = 0; j < n && o->progress; j++)
@@ -204,6 +214,10 @@ void cml_sanitize_phase(cml_grading *g, const char *const bins[], const unsigned
                     jobs[j].lab->lab, cml_sanitizer_name(jobs[j].tool), jobs[j].ntasks,
                     jobs[j].out.detail);
     cml_sanitize_pool(again, m, g->sanitize_workers);
+    if (threaded)
+        pthread_join(th, NULL);
+    else if (beside && beside->fn) /* no thread: after the tools, still inside the hold */
+        beside->fn(beside->arg);
     cml_gpu_release();
     take(g, again, m, jobs);
     g->sanitize_s = cml_now() - t0;

@@ -47,7 +47,9 @@ void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
             snprintf(out->detail, sizeof out->detail, "not checked (no GPU)"),
                 out->state = CML_TECH_NOT_CHECKED;
         else if (!solved)
-            snprintf(out->detail, sizeof out->detail, "not run: a case of the task failed");
+            snprintf(out->detail, sizeof out->detail, "not run: %s",
+                     r->status == CML_STATUS_SANITIZER ? "a sanitizer found an error in the task"
+                                                       : "a case of the task failed");
         else if (c->kind == CML_TECH_TRACE)
             cml_tech_trace(spec, c, t, env, out);
         else
@@ -145,4 +147,35 @@ void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress)
     else if (progress)
         fprintf(progress, "technique checks of %d labs: %.1f s (%d labs' shared ncu runs at "
                 "once)\n", n, cml_now() - t0, shared);
+}
+
+typedef struct {
+    const cml_tech_lab *lab;
+    const cml_task_spec *t;
+    cml_trace_run *out;
+} trace_job;
+
+static void trace_one(void *jobs, int i)
+{
+    trace_job *j = &((trace_job *)jobs)[i];
+    cml_trace_collect(j->lab->spec, j->t, &j->lab->env, j->out);
+}
+
+/* Contract in grade_technique.h. */
+void cml_trace_ahead(cml_tech_lab *labs, int n, cml_trace_run *traced)
+{
+    trace_job jobs[CML_MAX_LABS * CML_MAX_TASKS];
+    int m = 0;
+    for (int l = 0; l < n && l < CML_MAX_LABS; l++) {
+        const cml_lab_result *out = labs[l].out;
+        for (int t = 0; labs[l].env.bin && t < labs[l].spec->ntasks; t++) {
+            const cml_task_spec *ts = &labs[l].spec->tasks[t];
+            int traces = 0;
+            for (int i = 0; i < ts->ntech && i < CML_MAX_TECH; i++)
+                traces |= ts->tech[i].kind == CML_TECH_TRACE;
+            if (traces && out->ran[t] && cml_status_solved(out->tasks[t].status))
+                jobs[m++] = (trace_job){ &labs[l], ts, &traced[l * CML_MAX_TASKS + t] };
+        }
+    }
+    cml_parallel(m, 2, trace_one, jobs);
 }

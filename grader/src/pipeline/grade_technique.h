@@ -28,4 +28,12 @@ typedef struct {
  * under one hold of the GPU lock (grade_technique.c says why that is safe). */
 void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress);
 
+/* The trace runs the technique phase will need, made ahead: one per task of labs[0..n) that
+ * ran, has a trace check and passed every case, into traced[l * CML_MAX_TASKS + t] (zeroed by
+ * the caller; a task without one keeps an empty key), two at a time. The pipeline runs it
+ * beside the sanitizer phase's tools, under their hold of the GPU lock: a traced run measures
+ * calls and bytes, nothing that sharing the GPU changes, so it costs the grading no GPU time of
+ * its own. The technique phase finds them through each lab's env.traced (its row). */
+void cml_trace_ahead(cml_tech_lab *labs, int n, cml_trace_run *traced);
+
 #endif /* CML_GRADE_TECHNIQUE_H */
