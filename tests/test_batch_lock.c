@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "batch_fixture.h"
+#include "batch_run.h"
 #include "class.h"
 #include "gpu_lock.h"
 #include "suites.h"
@@ -43,8 +44,9 @@ START_TEST(gpu_hold_excludes_other_processes_and_nests)
 }
 END_TEST
 
-/* cml-grade grade of a copy of labs/ with --gpu-lock lock; its exit status, *took its time. */
-static int grade_locked(const char *lock, double *took)
+/* cml-grade grade of a copy of labs/ with --gpu-lock lock and, when share is not NULL,
+ * --gpu-share share; its exit status, *took its time. */
+static int grade_sharing(const char *lock, const char *share, double *took)
 {
     char dir[CML_PATH], alice[CML_PATH];
     cml_fmt(dir, sizeof dir, "%s/out1", root);
@@ -52,11 +54,17 @@ static int grade_locked(const char *lock, double *took)
     if (access(alice, F_OK) != 0)
         student("alice", NULL);
     const char *args[] = { "grade", "--root", root, "--submission", alice, "--out", dir,
-                           "--gpu-lock", lock, "--no-color", NULL };
+                           "--gpu-lock", lock, "--no-color", share ? "--gpu-share" : NULL,
+                           share, NULL };
     double t0 = cml_now();
     int rc = cli(args);
     *took = cml_now() - t0;
     return rc;
+}
+
+static int grade_locked(const char *lock, double *took)
+{
+    return grade_sharing(lock, NULL, took);
 }
 
 START_TEST(grading_builds_without_the_gpu_lock)
@@ -152,6 +160,86 @@ START_TEST(held_context_starts_and_ends_under_the_gpu_lock)
 }
 END_TEST
 
+/* A batch's grading that built ahead (--gpu-share N) runs only once one of the N places is
+ * free: with the one place held by another grading for 3 s it waits, builds done; with two
+ * places it goes on at once. */
+START_TEST(grading_past_its_builds_waits_for_a_place)
+{
+    char lock[CML_PATH], hold[CML_PATH + 64], log[CML_PATH];
+    double took, took2;
+    cml_fmt(lock, sizeof lock, "%s/gpu.lock", root);
+    cml_fmt(log, sizeof log, "%s/nvcc.log", root);
+    snprintf(hold, sizeof hold, "flock '%s.place0' sleep 3 &", lock);
+    ck_assert(system(hold) == 0);
+    nanosleep(&(struct timespec){ 0, 300000000 }, NULL);
+    setenv("FAKE_NVCC_LOG", log, 1);
+    int rc = grade_sharing(lock, "1", &took);
+    unsetenv("FAKE_NVCC_LOG");
+    char *built = cml_read_text(log, 1 << 16, NULL);
+    ck_assert_msg(rc == 0 && took >= 2.4 && built && strstr(built, "fake.o"),
+                  "exit %d in %.1f s with the only place held 3 s (builds: %s)\n%s", rc, took,
+                  built ? built : "none", output);
+    free(built);
+    ck_assert(system(hold) == 0);
+    nanosleep(&(struct timespec){ 0, 300000000 }, NULL);
+    rc = grade_sharing(lock, "2", &took2);
+    ck_assert_msg(rc == 0 && took2 < took - 1.0, "exit %d in %.1f s with a second place free "
+                  "(%.1f s with none)\n%s", rc, took2, took, output);
+}
+END_TEST
+
+/* The place is the grading's until it ends (its descriptor stays open); asking again keeps
+ * it; a grading without --gpu-share takes none. */
+START_TEST(a_place_is_kept_until_the_grading_ends)
+{
+    char lock[CML_PATH], place0[CML_PATH + 8], place1[CML_PATH + 8];
+    cml_fmt(lock, sizeof lock, "%s/gpu.lock", root);
+    snprintf(place0, sizeof place0, "%s.place0", lock);
+    snprintf(place1, sizeof place1, "%s.place1", lock);
+    cml_gpu_hold_path(lock);
+    cml_gpu_enter(); /* no share set: no place */
+    ck_assert_int_eq(access(place0, F_OK) != 0, 1);
+    cml_gpu_share_set(2);
+    cml_gpu_enter();
+    int kept = !lock_free(place0), other = lock_free(place1);
+    cml_gpu_enter();
+    int again = !lock_free(place0) && lock_free(place1);
+    cml_gpu_hold_path(NULL);
+    ck_assert_msg(kept && other && again, "place0 held %d, place1 free %d, after asking again %d",
+                  kept, other, again);
+}
+END_TEST
+
+/* The batch starts one grading more per GPU than may run and tells each how many may. */
+START_TEST(batch_builds_one_ahead_per_gpu)
+{
+    static cml_batch b;
+    static char *args[CML_GRADE_ARGS + 1], buf[CML_GRADE_ARGS][4096];
+    memset(&b, 0, sizeof b);
+    b.per_gpu = 2, b.ahead = 1, b.ngpus = 1;
+    snprintf(b.gpu[0], sizeof b.gpu[0], "0");
+    snprintf(b.out_abs, sizeof b.out_abs, "%s", root);
+    b.plan.n = 1;
+    b.plan.e = calloc(1, sizeof *b.plan.e);
+    snprintf(b.plan.e[0].name, sizeof b.plan.e[0].name, "alice");
+    cml_fmt(b.plan.e[0].path, sizeof b.plan.e[0].path, "%s/alice", sub);
+    ck_assert_int_eq(cml_batch_procs(&b), 3);
+    cml_batch_grade_args(&b, 0, 0, args, buf);
+    int share = 0;
+    for (int i = 0; args[i]; i++)
+        share |= strcmp(args[i], "--gpu-share") == 0 && args[i + 1] &&
+                 strcmp(args[i + 1], "2") == 0;
+    b.ahead = 0;
+    cml_batch_grade_args(&b, 0, 0, args, buf);
+    int none = 1;
+    for (int i = 0; args[i]; i++)
+        none &= strcmp(args[i], "--gpu-share") != 0;
+    free(b.plan.e);
+    ck_assert_msg(share && none && cml_batch_procs(&b) == 2, "--gpu-share 2 passed %d, absent "
+                  "without ahead %d", share, none);
+}
+END_TEST
+
 /* Contract in suites.h. */
 void batch_lock_add(Suite *s)
 {
@@ -164,5 +252,8 @@ void batch_lock_add(Suite *s)
     tcase_add_test(tc, grading_holds_the_gpu_lock_while_its_labs_run);
     tcase_add_test(tc, calibrate_holds_the_gpu_lock_for_its_probe_and_runs);
     tcase_add_test(tc, held_context_starts_and_ends_under_the_gpu_lock);
+    tcase_add_test(tc, grading_past_its_builds_waits_for_a_place);
+    tcase_add_test(tc, a_place_is_kept_until_the_grading_ends);
+    tcase_add_test(tc, batch_builds_one_ahead_per_gpu);
     suite_add_tcase(s, tc);
 }

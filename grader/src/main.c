@@ -50,12 +50,13 @@ static int parse_options(int argc, char **argv, int bench, cli *c)
         { "out", 1, 0, 'o' }, { "root", 1, 0, 'r' }, { "no-color", 0, 0, 'n' },
         { "keep", 0, 0, 'k' }, { "calibration", 1, 0, 'c' }, { "gpu-lock", 1, 0, 'g' },
         { "protect", 1, 0, 'p' }, { "student", 1, 0, 'N' }, { "help", 0, 0, 'h' },
-        { 0, 0, 0, 0 } };
+        { "gpu-share", 1, 0, 'G' }, { 0, 0, 0, 0 } };
     static const struct option bench_opts[] = {
         { "lab", 1, 0, 'l' }, { "root", 1, 0, 'r' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
     const char *cmd = bench ? "bench" : "grade";
     char err[1024];
     int ch;
+    uint64_t share = 0;
     opterr = 0;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "+", bench ? bench_opts : grade_opts, NULL)) != -1) {
@@ -69,6 +70,13 @@ static int parse_options(int argc, char **argv, int bench, cli *c)
         case 'c': c->calibration = optarg; break;
         case 'g': c->gpu_lock = optarg; break;
         case 'N': c->student = optarg; break;
+        case 'G':
+            if (cml_arg_u64("--gpu-share", optarg, &share, err, sizeof err) < 0 ||
+                share < 1 || share > 8)
+                return usage_error(cmd, "--gpu-share takes a whole number from 1 to 8, not "
+                                   "'%s'", optarg);
+            cml_gpu_share_set((int)share);
+            break;
         case 'p':
             if (c->nprotect == CML_MAX_OTHERS)
                 return usage_error(cmd, "--protect is given at most twice ('%s' is one more)",

@@ -21,6 +21,15 @@ void cml_gpu_unlock(int fd);
 void cml_gpu_hold_path(const char *path);
 void cml_gpu_hold(void);
 void cml_gpu_release(void);
+/* A batch starts one grading more per GPU than may use it, so that one builds ahead while the
+ * others run: cml_gpu_share_set(n) says that at most n gradings of the lock's GPU may be past
+ * their builds at once (0, the default: no limit), and cml_gpu_enter, called once the builds
+ * are done, waits for one of the n places (files <lock>.place0 .. place<n-1>, each flocked by
+ * the grading that has it until it exits: a grading that dies frees its place). The wait
+ * counts as waiting for the GPU. */
+void cml_gpu_share_set(int n);
+void cml_gpu_enter(void);
+
 /* Seconds so far inside the holds (the GPU runs, lock or not) and waiting for the lock: what a
  * grading costs a shared GPU, and what sharing cost it. */
 void cml_gpu_hold_times(double *held, double *waited);

@@ -74,6 +74,8 @@ static int parse(int argc, char **argv, cml_batch *b, int *gpus, int *ngpus)
     char err[1024];
     int ch, rc = 0;
     b->per_gpu = 2;
+    const char *ahead = getenv("CML_BATCH_AHEAD");
+    b->ahead = ahead && strcmp(ahead, "0") == 0 ? 0 : 1;
     b->check_every = 10;
     b->timeout_s = 1800;
     b->index = -1;
@@ -88,7 +90,7 @@ static int parse(int argc, char **argv, cml_batch *b, int *gpus, int *ngpus)
                              sizeof err) < 0)
                 rc = cml_arg_refuse("batch", err);
             break;
-        case 'p': rc = number("--per-gpu", 1, CML_BATCH_SLOTS, &b->per_gpu); break;
+        case 'p': rc = number("--per-gpu", 1, CML_BATCH_SLOTS - 1, &b->per_gpu); break;
         case 'c': b->calibration = optarg; break;
         case 'C': b->no_calibration = 1; break;
         case 'e': rc = number("--check-every", 0, 10000, &b->check_every); break;

@@ -47,7 +47,7 @@ void cml_batch_calibrate(cml_batch *b)
 /* Whether a grading (not a check) runs on GPU g; and whether a check does. */
 static int busy(const cml_batch *b, int g, int checks)
 {
-    for (int k = 0; k < b->per_gpu; k++)
+    for (int k = 0; k < cml_batch_procs(b); k++)
         if (b->slot[g][k].pid && (b->slot[g][k].entry < 0) == checks)
             return 1;
     return 0;

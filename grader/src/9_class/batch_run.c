@@ -1,4 +1,5 @@
-/* The batch's scheduler (batch_run.h): up to per_gpu gradings per GPU, reaped as they end,
+/* The batch's scheduler (batch_run.h): per_gpu gradings per GPU and one building ahead (each
+ * past its builds waits for one of per_gpu places: cml_gpu_enter), reaped as they end,
  * each student's status written at once; progress; the gradebook at the end. */
 #include "args.h"
 #include "batch_run.h"
@@ -27,6 +28,8 @@ void cml_batch_grade_args(const cml_batch *b, int i, int g, char *store[], char 
     ARG("--no-color");
     if (g >= 0)
         ARG("--gpu-lock"), ARG("%s/.gpu-%s.lock", b->out_abs, b->gpu[g][0] ? b->gpu[g] : "x");
+    if (g >= 0 && b->ahead) /* per_gpu of them past their builds, the others waiting */
+        ARG("--gpu-share"), ARG("%d", b->per_gpu);
     if (b->cal_path[0] && (g < 0 || !b->live[g]))
         ARG("--calibration"), ARG("%s", b->cal_path);
     if (b->lab)
@@ -67,7 +70,7 @@ static void builds_only(const cml_batch *b, cml_student_status *st)
 /* Start entry i on GPU g in slot s. */
 static void start(cml_batch *b, int g, cml_slot *s, int i)
 {
-    char *args[28], buf[24][4096], dir[CML_PATH], log[CML_PATH];
+    char *args[CML_GRADE_ARGS + 1], buf[CML_GRADE_ARGS][4096], dir[CML_PATH], log[CML_PATH];
     cml_fmt(dir, sizeof dir, "%s/students/%s", b->out_abs, b->plan.e[i].name);
     cml_mkdirs(dir);
     cml_fmt(log, sizeof log, "%s/grade.log", dir);
@@ -116,7 +119,7 @@ static void finish(cml_batch *b, int g, cml_slot *s, int wstatus)
 /* Contract in batch_run.h. */
 int cml_batch_may_start(const cml_batch *b, int g, double now, double stagger)
 {
-    for (int k = 0; k < b->per_gpu; k++) {
+    for (int k = 0; k < cml_batch_procs(b); k++) {
         const cml_slot *s = &b->slot[g][k];
         if (s->pid && s->entry >= 0 && now - s->t0 < stagger)
             return 0;
@@ -138,7 +141,7 @@ static int fill(cml_batch *b)
 {
     int running = 0;
     for (int g = 0; g < b->ngpus; g++)
-        for (int k = 0; k < b->per_gpu; k++) {
+        for (int k = 0; k < cml_batch_procs(b); k++) {
             cml_slot *s = &b->slot[g][k];
             if (!s->pid && cml_drift_due(b, g)) {
                 *s = (cml_slot){ .entry = -1, .t0 = cml_now() };
@@ -175,7 +178,7 @@ static void reap(cml_batch *b)
     for (int i = 0; i < 50 && (pid = waitpid(-1, &ws, WNOHANG)) == 0; i++)
         nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
     for (int g = 0; g < b->ngpus; g++)
-        for (int k = 0; k < b->per_gpu; k++) {
+        for (int k = 0; k < cml_batch_procs(b); k++) {
             cml_slot *s = &b->slot[g][k];
             if (pid > 0 && s->pid == pid)
                 s->entry >= 0 ? finish(b, g, s, ws) : (cml_drift_done(b, g, ws), s->pid = 0);
@@ -206,8 +209,9 @@ int cml_batch_all(cml_batch *b)
     cml_progress_init(&b->progress, stderr, b->plan.n, b->plan.n - b->nqueue, cml_now());
     char limit[32];
     cml_duration_text(b->timeout_s, limit, sizeof limit);
-    snprintf(err, sizeof err, "batch: %d submission(s), %d to grade, on %d GPU(s) x %d, at "
-             "most %s each", b->plan.n, b->nqueue, b->ngpus, b->per_gpu, limit);
+    snprintf(err, sizeof err, "batch: %d submission(s), %d to grade, on %d GPU(s) x %d%s, at "
+             "most %s each", b->plan.n, b->nqueue, b->ngpus, b->per_gpu,
+             b->ahead ? " (and one building ahead)" : "", limit);
     cml_progress_note(&b->progress, err);
     b->stagger_s = stagger_setting();
     if (b->nqueue > 0)
@@ -238,7 +242,7 @@ int cml_batch_all(cml_batch *b)
 /* Contract in batch_run.h. */
 int cml_batch_one(cml_batch *b)
 {
-    char *args[28], buf[24][4096], dir[CML_PATH], log[CML_PATH];
+    char *args[CML_GRADE_ARGS + 1], buf[CML_GRADE_ARGS][4096], dir[CML_PATH], log[CML_PATH];
     cml_student_status st = { 0 };
     if (b->index >= b->plan.n) {
         fprintf(stderr, "cml-grade batch: --index %d: the plan has %d entries\n", b->index,

@@ -23,6 +23,9 @@ typedef struct {
     /* options */
     const char *submissions, *out, *calibration, *lab, *root;
     int per_gpu, check_every, no_calibration, index;
+    int ahead;           /* gradings per GPU that build ahead and wait for one of the per_gpu
+                            places (CML_BATCH_AHEAD=0: none, else 1): without one, the GPU
+                            idled while a new grading built (2.8 s per student on an H100) */
     int platform;                  /* cml_platform (platform.h), -1 for an unknown name */
     const char *canvas_assignment; /* the Canvas gradebook column, NULL: the default */
     int builds_only;     /* --builds-only: no GPU wanted; every student ends `builds-only` */
@@ -49,8 +52,15 @@ int cml_batch_all(cml_batch *b);
  * was graded, 1 otherwise. */
 int cml_batch_one(cml_batch *b);
 /* batch_run.c: the arguments of `cml-grade grade` for entry i on GPU g (NULL-terminated, in
- * static storage of `store`). */
+ * static storage of `store`): at most CML_GRADE_ARGS, each in one buf[k]. */
+#define CML_GRADE_ARGS 28
 void cml_batch_grade_args(const cml_batch *b, int i, int g, char *store[], char buf[][4096]);
+
+/* The processes a GPU runs at once: per_gpu gradings past their builds, ahead building. */
+static inline int cml_batch_procs(const cml_batch *b)
+{
+    return b->per_gpu + b->ahead;
+}
 
 /* batch_run.c: whether a grading may start on GPU g at time `now` (cml_now()): not while
  * another grading of g started less than `stagger` seconds ago and still runs. Two gradings

@@ -301,6 +301,8 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
         cml_build_labs(o, sub, specs, nspecs, g->have_gpu ? g->cc : cml_default_cc(), g->have_gpu,
                    lb);
     *build_s = cml_now() - tb;
+    if (g->have_gpu)
+        cml_gpu_enter(); /* a batch's grading that built ahead waits here for its turn */
     cml_run_opts ro = { .seed = o->seed, .work_dir = work, .keep = o->keep,
                         .progress = o->progress, .cal = use_cal ? &cal : NULL };
     for (int i = 0; i < nspecs; i++)
