@@ -1,21 +1,18 @@
 /* Grade a submission: probe, stage and build every selected lab (student and reference, all in
  * parallel: grade_build.c), then run the labs one after another (one GPU) and rewrite the
- * reports after each, so an interrupted grading keeps what it finished; then compute-sanitizer
- * on every solved task at once (grade_sanitize.c), once nothing is timed any more, and the
+ * reports after each, so an interrupted grading keeps what it finished; then, once nothing is
+ * timed any more, the sanitizers and the technique checks of every lab (grade_after.c), and the
  * reports again. */
 #include "grade.h"
 #include "grade_build.h"
-#include "evidence.h"
 #include "calibration.h"
 #include "gpu_lock.h"
-#include "grade_technique.h"
 #include "build.h"
 #include "probe.h"
 #include "report.h"
 #include "sandbox.h"
 #include "spec.h"
 #include "stage.h"
-#include "technique.h"
 #include "unpack.h"
 #include "util.h"
 
@@ -100,28 +97,12 @@ static int find_gpu(const cml_grade_opts *o, cml_grading *g, char *err, size_t e
     return 0;
 }
 
-/* How lab b's binaries run: ro, with the lab's builds. */
-static cml_run_opts lab_opts(const cml_grade_opts *o, const cml_lab_spec *spec,
-                             const lab_build *b, const cml_run_opts *ro)
-{
-    cml_run_opts lro = *ro;
-    lro.ev_dir = b->student.ev_dir[0] ? b->student.ev_dir : NULL;
-    lro.ev_digest = b->student.ev_digest;
-    lro.student_sha = b->student.bin_sha;
-    lro.ref_sha = b->reference.bin_sha;
-    lro.cc = b->student.cc;
-    lro.practice = cml_practice_lab(o->root, spec);
-    lro.refused = b->student.refused;
-    lro.technique_later = 1; /* technique_all, for every lab at once */
-    return lro;
-}
-
 /* Grade lab i (its builds done) and rewrite the reports. */
 static void finish_lab(const cml_grade_opts *o, const cml_lab_spec *spec, lab_build *b,
                        const cml_run_opts *ro, cml_grading *g, double t0)
 {
     cml_lab_result *r = &g->labs[g->nlabs];
-    cml_run_opts lro = lab_opts(o, spec, b, ro);
+    cml_run_opts lro = cml_lab_run_opts(o, spec, b, ro);
     if (o->student_bin)
         cml_grade_lab_with_binaries(spec, o->student_bin, lro.practice ? NULL : o->ref_bin,
                                     &lro, r);
@@ -144,32 +125,6 @@ static void finish_lab(const cml_grade_opts *o, const cml_lab_spec *spec, lab_bu
     cml_build_free(&b->reference);
 }
 
-/* Every lab's technique checks as the two phases below see them: binary, evidence, and the
- * trace runs made ahead (traced, CML_MAX_TASKS per lab). */
-static void tech_labs(const cml_grade_opts *o, const lab_build *lb, const cml_run_opts *ro,
-                      cml_grading *g, cml_trace_run *traced, cml_tech_lab *labs)
-{
-    for (int i = 0; i < g->nlabs; i++) {
-        const cml_run_opts lro = lab_opts(o, g->labs[i].spec, &lb[i], ro);
-        const char *bin = o->student_bin ? o->student_bin : lb[i].student.bin;
-        labs[i] = (cml_tech_lab){ g->labs[i].spec, cml_lab_tech_env(g->labs[i].spec, bin, &lro),
-                                  &g->labs[i] };
-        labs[i].env.traced = traced ? &traced[i * CML_MAX_TASKS] : NULL;
-        labs[i].env.ntraced = traced ? CML_MAX_TASKS : 0;
-    }
-}
-
-/* After the sanitizer phase: the technique checks of every lab that ran, its ncu runs at once
- * (cml_technique_labs), the traces made beside the sanitizers, and the totals again. */
-static void technique_all(const cml_grade_opts *o, const lab_build *lb, const cml_run_opts *ro,
-                          cml_grading *g, cml_trace_run *traced)
-{
-    cml_tech_lab labs[CML_MAX_LABS];
-    tech_labs(o, lb, ro, g, traced, labs);
-    cml_technique_labs(labs, g->nlabs, ro->progress);
-    cml_rescore(g);
-}
-
 /* Contract in grade.h. */
 void cml_rescore(cml_grading *g)
 {
@@ -179,43 +134,6 @@ void cml_rescore(cml_grading *g)
         g->score += g->labs[l].score;
         g->max_score += g->labs[l].max_score;
     }
-}
-
-typedef struct {
-    cml_tech_lab labs[CML_MAX_LABS];
-    int n;
-    cml_trace_run *traced;
-} traces_ahead;
-
-static void trace_ahead(void *arg)
-{
-    traces_ahead *a = arg;
-    cml_trace_ahead(a->labs, a->n, a->traced);
-}
-
-/* After every lab's timed runs: the sanitizers on each lab's student binary, with the trace
- * runs of the technique phase beside them (traced). Before the technique phase, so that those
- * runs cost no hold of the GPU of their own; a task the tools fail is `sanitizer` whatever its
- * technique (judge.c), so its ncu and trace checks are not run. */
-static void sanitize_all(const cml_grade_opts *o, lab_build *lb, const cml_run_opts *ro,
-                         cml_grading *g, cml_trace_run *traced)
-{
-    const char *bins[CML_MAX_LABS];
-    unsigned needed[CML_MAX_LABS];
-    for (int i = 0; i < g->nlabs; i++) {
-        bins[i] = o->student_bin ? o->student_bin : lb[i].student.ok ? lb[i].student.bin : NULL;
-        needed[i] = cml_sanitizers_needed(g->labs[i].spec, o->student_bin ? NULL
-                                          : lb[i].student.ev_dir, lb[i].student.ev_digest);
-    }
-    traces_ahead *a = traced ? calloc(1, sizeof *a) : NULL;
-    if (a) {
-        tech_labs(o, lb, ro, g, traced, a->labs);
-        a->n = g->nlabs, a->traced = traced;
-    }
-    cml_beside beside = { trace_ahead, a };
-    cml_sanitize_phase(g, bins, needed, ro, a && (g->have_gpu || o->student_bin) ? &beside
-                                                                                 : NULL);
-    free(a);
 }
 
 /* The calibration named by o (if any) into cal, and what the record says of it. A file that
@@ -307,11 +225,7 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
                         .progress = o->progress, .cal = use_cal ? &cal : NULL };
     for (int i = 0; i < nspecs; i++)
         finish_lab(o, &specs[i], &lb[i], &ro, g, t0);
-    cml_trace_run *traced = calloc((size_t)g->nlabs * CML_MAX_TASKS + 1, sizeof *traced);
-    sanitize_all(o, lb, &ro, g, traced);
-    if (g->have_gpu || o->student_bin) /* as finish_lab: the labs whose binaries ran */
-        technique_all(o, lb, &ro, g, traced);
-    free(traced);
+    cml_grade_after_labs(o, lb, &ro, g);
     g->wall_s = cml_now() - t0;
     if (cml_write_reports(o->out_dir, g) < 0 && o->progress)
         fprintf(o->progress, "warning: could not write the reports into %s: is it writable?\n",

@@ -152,3 +152,19 @@ void cml_compiled_only(const cml_lab_spec *spec, lab_build *b, const cml_grading
         if (!skip[t])
             cml_technique_task(spec, &spec->tasks[t], &te, &r->tasks[t]);
 }
+
+/* Contract in grade_build.h. */
+cml_run_opts cml_lab_run_opts(const cml_grade_opts *o, const cml_lab_spec *spec,
+                              const lab_build *b, const cml_run_opts *ro)
+{
+    cml_run_opts lro = *ro;
+    lro.ev_dir = b->student.ev_dir[0] ? b->student.ev_dir : NULL;
+    lro.ev_digest = b->student.ev_digest;
+    lro.student_sha = b->student.bin_sha;
+    lro.ref_sha = b->reference.bin_sha;
+    lro.cc = b->student.cc;
+    lro.practice = cml_practice_lab(o->root, spec);
+    lro.refused = b->student.refused;
+    lro.technique_later = 1; /* grade_after.c, for every lab at once */
+    return lro;
+}

@@ -36,4 +36,14 @@ void cml_grade_built(const cml_lab_spec *spec, lab_build *b, const cml_run_opts 
 void cml_compiled_only(const cml_lab_spec *spec, lab_build *b, const cml_grading *g,
                        cml_lab_result *r);
 
+/* How lab b's binaries run: ro, with the lab's builds (evidence, digests, refused tasks), its
+ * technique checks left for the phase after every lab (grade_after.c). */
+cml_run_opts cml_lab_run_opts(const cml_grade_opts *o, const cml_lab_spec *spec,
+                              const lab_build *b, const cml_run_opts *ro);
+
+/* grade_after.c: after every lab's runs, the sanitizer phase (the trace runs beside its tools),
+ * then the technique checks of every lab that ran, and the totals again. */
+void cml_grade_after_labs(const cml_grade_opts *o, const lab_build *lb, const cml_run_opts *ro,
+                          cml_grading *g);
+
 #endif /* CML_GRADE_BUILD_H */
