@@ -25,7 +25,8 @@ typedef struct {
     int per_gpu, check_every, no_calibration, index;
     int ahead;           /* gradings per GPU that build ahead and wait for one of the per_gpu
                             places (CML_BATCH_AHEAD=0: none, else 1): without one, the GPU
-                            idled while a new grading built (2.8 s per student on an H100) */
+                            idled while a new grading built (86 s of a class of 20 on an
+                            H100, 46 s with it: docs/bench/2026-11-27-batch-ahead) */
     int platform;                  /* cml_platform (platform.h), -1 for an unknown name */
     const char *canvas_assignment; /* the Canvas gradebook column, NULL: the default */
     int builds_only;     /* --builds-only: no GPU wanted; every student ends `builds-only` */
