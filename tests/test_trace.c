@@ -237,6 +237,19 @@ START_TEST(only_solved_tasks_are_traced_ahead)
 }
 END_TEST
 
+/* The technique phase comes after the sanitizers: a task they failed is not traced and says
+ * why, in its own words, not as a failed case. */
+START_TEST(a_task_the_sanitizers_failed_is_not_traced)
+{
+    trace_setup(HONEST_CALLS "end\n");
+    grade(TRACE_CHECKS, "sanitizer");
+    trace_unset();
+    assert_check(0, CML_TECH_NOT_RUN, "not run: a sanitizer found an error in the task");
+    grade(TRACE_CHECKS, "wrong");
+    assert_check(0, CML_TECH_NOT_RUN, "not run: a case of the task failed");
+}
+END_TEST
+
 /* Contract in suites.h. */
 void technique_trace_add(Suite *s)
 {
@@ -255,5 +268,6 @@ void technique_trace_add(Suite *s)
     tcase_add_test(tc, grader_without_the_library_does_not_check);
     tcase_add_test(tc, a_trace_made_ahead_is_the_one_judged);
     tcase_add_test(tc, only_solved_tasks_are_traced_ahead);
+    tcase_add_test(tc, a_task_the_sanitizers_failed_is_not_traced);
     suite_add_tcase(s, tc);
 }
