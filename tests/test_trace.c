@@ -74,6 +74,33 @@ START_TEST(a_copy_of_an_unseen_call_counts)
 }
 END_TEST
 
+/* A real binary has thousands of functions and a run hundreds of calls: the tally's arrays
+ * grow past their first 256 (cml_grow). 600 harness functions, 300 of the student's (the
+ * highest addresses), 300 calls each copying 1 byte, the student's function in every stack;
+ * what lies after `end` is not counted. */
+START_TEST(a_large_binary_and_trace_are_read_whole)
+{
+    static char nm[64 * 1024], symbols[32 * 1024], trace[64 * 1024];
+    size_t a = 0, b = 0, c = 0;
+    for (int i = 0; i < 900; i++)
+        a += (size_t)snprintf(nm + a, sizeof nm - a, "%016x T f%d\n", 0x1000 + 16 * i, i);
+    for (int i = 600; i < 900; i++)
+        b += (size_t)snprintf(symbols + b, sizeof symbols - b, "T f%d\n", i);
+    c += (size_t)snprintf(trace, sizeof trace, "cml-trace 1\n");
+    for (int i = 1; i <= 300; i++)
+        c += (size_t)snprintf(trace + c, sizeof trace - c, "api drv cuMemcpyHtoD_v2 corr=%d "
+                              "frames=%x,%x\nmemcpy kind=1 bytes=1 corr=%d rtcorr=0\n", i,
+                              0x1000 + 16 * (i % 600) + 4, 0x1000 + 16 * (600 + i % 300) + 4,
+                              i);
+    snprintf(trace + c, sizeof trace - c, "end\nmemcpy kind=1 bytes=7 corr=5 rtcorr=0\n");
+    memset(why, 0, sizeof why);
+    ck_assert_int_eq(cml_trace_tally_of(trace, nm, symbols, &tally, why, sizeof why), 0);
+    ck_assert_int_eq(tally.calls, 300);
+    ck_assert(tally.v[CML_TRACE_COPY] == 300 && tally.v[CML_TRACE_HTOD] == 300);
+    ck_assert_str_eq(tally.first[CML_TRACE_COPY], "cuMemcpyHtoD_v2 in f601");
+}
+END_TEST
+
 /* A trace that is not whole is never read as "nothing copied". */
 START_TEST(a_trace_that_is_not_whole_is_refused)
 {
@@ -259,6 +286,7 @@ void technique_trace_add(Suite *s)
     tcase_add_test(tc, harness_calls_are_not_the_students);
     tcase_add_test(tc, copies_through_a_library_are_the_students);
     tcase_add_test(tc, a_copy_of_an_unseen_call_counts);
+    tcase_add_test(tc, a_large_binary_and_trace_are_read_whole);
     tcase_add_test(tc, a_trace_that_is_not_whole_is_refused);
     tcase_add_test(tc, trace_lines_are_read_by_the_spec);
     tcase_add_test(tc, managed_port_passes_its_trace_checks);

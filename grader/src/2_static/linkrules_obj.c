@@ -2,6 +2,7 @@
  * each function lies, objdump -r for what each piece of code or data refers to, objdump -d for
  * the host instructions. Parsed in place: every string points into the tools' output. */
 #include "linkrules_obj.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -67,20 +68,12 @@ static char *tool_output(const char *tool, const char *opt, const char *dir, con
     return out;
 }
 
-/* Appends to a growing array (*arr of *n elements of size sz). */
-static void *grow(void *arr, int n, size_t sz)
-{
-    if (n % 256)
-        return arr;
-    return realloc(arr, (size_t)(n + 256) * sz);
-}
-
 /* nm -P: "name type [value size]" per line. */
 static void parse_nm(lr_object *o, char *text)
 {
     for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         char *sp = strchr(l, ' ');
-        if (!sp || !sp[1] || !(o->syms = grow(o->syms, o->nsyms, sizeof *o->syms)))
+        if (!sp || !sp[1] || !(o->syms = cml_grow(o->syms, o->nsyms, sizeof *o->syms)))
             continue;
         *sp = '\0';
         o->syms[o->nsyms++] = (lr_sym){ l, sp[1] };
@@ -105,7 +98,7 @@ static void parse_symtab(lr_object *o, char *text)
             name += 8;
         lr_func **list = func ? &o->funcs : &o->datas;
         int *n = func ? &o->nfuncs : &o->ndatas;
-        if (!(*list = grow(*list, *n, sizeof **list)))
+        if (!(*list = cml_grow(*list, *n, sizeof **list)))
             continue;
         (*list)[(*n)++] = (lr_func){ name, sect, value, size };
     }
@@ -129,7 +122,7 @@ static void parse_relocs(lr_object *o, char *text)
         char *cut = plus ? plus : minus;
         long long addend = cut ? strtoll(cut + 1, NULL, 16) * (cut == minus ? -1 : 1) : 0;
         t[cut ? (size_t)(cut - t) : strlen(target)] = '\0';
-        if (!(o->rels = grow(o->rels, o->nrels, sizeof *o->rels)))
+        if (!(o->rels = cml_grow(o->rels, o->nrels, sizeof *o->rels)))
             continue;
         o->rels[o->nrels++] = (lr_reloc){ section, off, t, addend };
     }

@@ -2,6 +2,7 @@
  * student's, and what the copy engines moved and the allocator made for them. No GPU: the tests
  * feed it traces shaped like an H100's. */
 #include "technique_run.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,8 +30,7 @@ static int by_name(const void *a, const void *b)
 /* The functions of the lab binary (nm: "addr type name", code types only), by address. */
 static sym *code_symbols(const char *nm, int *n)
 {
-    int cap = 1024;
-    sym *s = malloc(cap * sizeof *s);
+    sym *s = cml_grow(NULL, 0, sizeof *s);
     *n = 0;
     for (const char *p = nm; s && p && *p; p += strcspn(p, "\n"), p += *p == '\n') {
         char *end = NULL;
@@ -38,12 +38,8 @@ static sym *code_symbols(const char *nm, int *n)
         if (end == p || end[0] != ' ' || !strchr("TtWwi", end[1]) || end[1] == '\0' ||
             end[2] != ' ')
             continue;
-        if (*n == cap) {
-            sym *more = realloc(s, (cap *= 2) * sizeof *s);
-            if (!more)
-                return free(s), NULL;
-            s = more;
-        }
+        if (!(s = cml_grow(s, *n, sizeof *s)))
+            return NULL;
         s[(*n)++] = (sym){a, end + 3};
     }
     if (s)
@@ -54,18 +50,13 @@ static sym *code_symbols(const char *nm, int *n)
 /* The names the student's objects define ("T|t|W name" lines of .symbols), sorted. */
 static const char **student_names(const char *symbols, int *n)
 {
-    int cap = 256;
-    const char **v = malloc(cap * sizeof *v);
+    const char **v = cml_grow(NULL, 0, sizeof *v);
     *n = 0;
     for (const char *p = symbols; v && p && *p; p += strcspn(p, "\n"), p += *p == '\n') {
         if (!strchr("TtW", p[0]) || p[0] == '\0' || p[1] != ' ')
             continue;
-        if (*n == cap) {
-            const char **more = realloc(v, (cap *= 2) * sizeof *v);
-            if (!more)
-                return free(v), NULL;
-            v = more;
-        }
+        if (!(v = cml_grow(v, *n, sizeof *v)))
+            return NULL;
         v[(*n)++] = p + 2;
     }
     if (v)
@@ -138,10 +129,12 @@ int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
                        cml_trace_tally *t, char *why, size_t wlen)
 {
     memset(t, 0, sizeof *t);
-    int ns = 0, nn = 0, ncalls = 0, cap = 64, seen_end = 0, rc = 0;
+    int ns = 0, nn = 0, ncalls = 0, rc = 0;
     sym *syms = code_symbols(nm, &ns);
     const char **names = student_names(student, &nn);
-    call *calls = malloc(cap * sizeof *calls);
+    call *calls = cml_grow(NULL, 0, sizeof *calls);
+    const char *end = NULL; /* the line `end`: what CUDA's teardown adds after it is not the
+                               task's */
     if (!syms || !names || !calls) {
         snprintf(why, wlen, "out of memory reading the trace");
         rc = -1;
@@ -153,20 +146,16 @@ int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
     for (const char *p = trace; rc == 0 && *p; p += strcspn(p, "\n"), p += *p == '\n') {
         char name[80], who[120] = "";
         if (strncmp(p, "end", 3) == 0 && (p[3] == '\n' || p[3] == '\0')) {
-            seen_end = 1; /* what CUDA's teardown might add after it is not the task's */
+            end = p;
             break;
         } else if (strncmp(p, "error ", 6) == 0) {
             snprintf(why, wlen, "CUPTI: %.*s", (int)strcspn(p + 6, "\n"), p + 6);
             rc = -1;
         } else if (strncmp(p, "api drv ", 8) == 0 && sscanf(p + 8, "%79s", name) == 1) {
-            if (ncalls == cap) {
-                call *more = realloc(calls, (cap *= 2) * sizeof *calls);
-                if (!more) {
-                    snprintf(why, wlen, "out of memory reading the trace");
-                    rc = -1;
-                    break;
-                }
-                calls = more;
+            if (!(calls = cml_grow(calls, ncalls, sizeof *calls))) {
+                snprintf(why, wlen, "out of memory reading the trace");
+                rc = -1;
+                break;
             }
             const char *frames = strstr(p, " frames=");
             call *c = &calls[ncalls++];
@@ -177,13 +166,12 @@ int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
             t->calls += c->student;
         }
     }
-    if (rc == 0 && !seen_end) {
+    if (rc == 0 && !end) {
         snprintf(why, wlen, "the trace has no end: the lab did not exit normally");
         rc = -1;
     }
     /* then what the copy engines and the allocator did for them */
-    for (const char *p = trace; rc == 0 && *p && strncmp(p, "end\n", 4) && strcmp(p, "end");
-         p += strcspn(p, "\n"), p += *p == '\n') {
+    for (const char *p = trace; rc == 0 && p < end; p += strcspn(p, "\n"), p += *p == '\n') {
         int copy = strncmp(p, "memcpy ", 7) == 0, mem = strncmp(p, "memory ", 7) == 0;
         unsigned corr = (unsigned)field(p, "corr");
         unsigned long long kind = field(p, "kind"), bytes = field(p, "bytes");

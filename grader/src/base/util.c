@@ -176,6 +176,17 @@ int cml_self_exe(char *buf, size_t len)
 }
 
 /* Contract in util.h. */
+void *cml_grow(void *arr, int n, size_t sz)
+{
+    if (n % 256)
+        return arr;
+    void *more = realloc(arr, (size_t)(n + 256) * sz);
+    if (!more)
+        free(arr);
+    return more;
+}
+
+/* Contract in util.h. */
 int cml_beside_self(const char *env_var, const char *name, char *buf, size_t len)
 {
     const char *named = getenv(env_var);

@@ -37,6 +37,10 @@ int cml_rmtree(const char *path);
 #define CML_FNV_INIT 0xcbf29ce484222325ull
 uint64_t cml_fnv1a(uint64_t h, const void *p, size_t n);
 
+/* Room for element n of an array of sz-byte elements that grows 256 at a time: arr itself, or
+ * arr reallocated (NULL at n == 0: a new one). NULL when out of memory, arr then freed. */
+void *cml_grow(void *arr, int n, size_t sz);
+
 /* The running program's own path (/proc/self/exe) into buf. 0, or -1 with errno. */
 int cml_self_exe(char *buf, size_t len);
 
