@@ -13,11 +13,11 @@
  *                                                   for one of the harness's guard regions),
  *                                                   so every call is followed
  *   memcpy kind=K bytes=B corr=C rtcorr=R           what a copy engine moved (CUPTI activity)
- *   memset bytes=B corr=C rtcorr=R
+ *   memset bytes=B corr=C
  *   memory op=O kind=K bytes=B corr=C               an allocation (op 1) or a free (op 2)
  *   error WHAT                                      CUPTI refused something
  *   end                                             written at exit, after the last flush
- * The grader (4_run/trace_run.c) attributes a call to the student when one of its frames lies
+ * The grader (4_run/trace_tally.c) attributes a call to the student when one of its frames lies
  * in a function the student's object defines, and reads the bytes by correlation id. The file
  * is opened before any of the lab's CUDA work and written only here; a trace without `end` is
  * incomplete and judged so. */

@@ -189,9 +189,6 @@ int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_tech
     return runs->lab.ntasks;
 }
 
-/* c's verdict on the value v read from n rows (launches, when c is per launch) of case `one`:
- * out's state and detail ("<metric> = v <= max over n launches of kernels matching p (case
- * ...<where>)"). */
 /* Contract in technique_run.h. */
 int cml_tech_range_words(const cml_tech_spec *c, double v, char *buf, size_t len)
 {
@@ -209,6 +206,9 @@ int cml_tech_range_words(const cml_tech_spec *c, double v, char *buf, size_t len
     return low || high;
 }
 
+/* c's verdict on the value v read from n rows (launches, when c is per launch) of case `one`:
+ * out's state and detail ("<metric> = v <= max over n launches of kernels matching p (case
+ * ...<where>)"). */
 static void range_verdict(const cml_tech_spec *c, double v, int n, const char *one,
                         const char *where, cml_tech_result *out)
 {
