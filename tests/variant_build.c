@@ -121,6 +121,7 @@ const char *kind_detail(enum cml_tech_kind k)
     return "";
 }
 
+/* Contract in variant_build.h. */
 void assert_kind(enum cml_tech_kind k, enum cml_tech_state want)
 {
     int seen = 0;

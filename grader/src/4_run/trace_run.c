@@ -74,7 +74,8 @@ static int trace_exec(const char *lib, const char *one, const cml_technique_env 
     int fd = rc == 0 ? cml_result_fd_open() : -1;
     const double limit = 3 * (env->timeout_s > 0 ? env->timeout_s : 60);
     if (rc == 0) {
-        cml_gpu_hold(); /* a traced run is slower; nothing it measures depends on the GPU */
+        cml_gpu_hold(); /* it uses the GPU, so no other grading's timing may meet it (made
+                           ahead, it nests in the sanitizer phase's hold) */
         cml_run_sandboxed(argv, extra, dir, NULL, fd, &env->seed, limit, 1 << 16, &r);
         cml_gpu_release();
     }
