@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 /* Every lab's technique checks as the two phases below see them: binary, evidence, and the
- * trace runs made ahead (traced, CML_MAX_TASKS per lab). */
+ * trace runs made ahead (traced, CML_MAX_TASKS per lab; NULL: none). */
 static void tech_labs(const cml_grade_opts *o, const lab_build *lb, const cml_run_opts *ro,
                       cml_grading *g, cml_trace_run *traced, cml_tech_lab *labs)
 {
@@ -23,19 +23,8 @@ static void tech_labs(const cml_grade_opts *o, const lab_build *lb, const cml_ru
     }
 }
 
-/* After the sanitizer phase: the technique checks of every lab that ran, its ncu runs at once
- * (cml_technique_labs), the traces made beside the sanitizers, and the totals again. */
-static void technique_all(const cml_grade_opts *o, const lab_build *lb, const cml_run_opts *ro,
-                          cml_grading *g, cml_trace_run *traced)
-{
-    cml_tech_lab labs[CML_MAX_LABS];
-    tech_labs(o, lb, ro, g, traced, labs);
-    cml_technique_labs(labs, g->nlabs, ro->progress);
-    cml_rescore(g);
-}
-
 typedef struct {
-    cml_tech_lab labs[CML_MAX_LABS];
+    cml_tech_lab *labs;
     int n;
     cml_trace_run *traced;
 } traces_ahead;
@@ -47,11 +36,12 @@ static void trace_ahead(void *arg)
 }
 
 /* After every lab's timed runs: the sanitizers on each lab's student binary, with the trace
- * runs of the technique phase beside them (traced). Before the technique phase, so that those
- * runs cost no hold of the GPU of their own; a task the tools fail is `sanitizer` whatever its
- * technique (judge.c), so its ncu and trace checks are not run. */
+ * runs of the technique phase beside them (into traced, when there is room for them). Before
+ * the technique phase, so that those runs cost no hold of the GPU of their own; a task the
+ * tools fail is `sanitizer` whatever its technique (judge.c), so its ncu and trace checks are
+ * not run. */
 static void sanitize_all(const cml_grade_opts *o, const lab_build *lb, const cml_run_opts *ro,
-                         cml_grading *g, cml_trace_run *traced)
+                         cml_grading *g, cml_tech_lab *labs, cml_trace_run *traced)
 {
     const char *bins[CML_MAX_LABS];
     unsigned needed[CML_MAX_LABS];
@@ -60,24 +50,24 @@ static void sanitize_all(const cml_grade_opts *o, const lab_build *lb, const cml
         needed[i] = cml_sanitizers_needed(g->labs[i].spec, o->student_bin ? NULL
                                           : lb[i].student.ev_dir, lb[i].student.ev_digest);
     }
-    traces_ahead *a = traced ? calloc(1, sizeof *a) : NULL;
-    if (a) {
-        tech_labs(o, lb, ro, g, traced, a->labs);
-        a->n = g->nlabs, a->traced = traced;
-    }
-    cml_beside beside = { trace_ahead, a };
-    cml_sanitize_phase(g, bins, needed, ro, a && (g->have_gpu || o->student_bin) ? &beside
-                                                                                 : NULL);
-    free(a);
+    traces_ahead a = { labs, g->nlabs, traced };
+    cml_beside beside = { trace_ahead, &a };
+    cml_sanitize_phase(g, bins, needed, ro, traced && (g->have_gpu || o->student_bin) ? &beside
+                                                                                      : NULL);
 }
 
-/* Contract in grade_build.h. */
+/* Contract in grade_build.h. The technique phase reads the labs as the sanitizer phase left
+ * them: the same array, its statuses in g->labs. */
 void cml_grade_after_labs(const cml_grade_opts *o, const lab_build *lb, const cml_run_opts *ro,
                           cml_grading *g)
 {
     cml_trace_run *traced = calloc((size_t)g->nlabs * CML_MAX_TASKS + 1, sizeof *traced);
-    sanitize_all(o, lb, ro, g, traced);
-    if (g->have_gpu || o->student_bin) /* as finish_lab: the labs whose binaries ran */
-        technique_all(o, lb, ro, g, traced);
+    cml_tech_lab labs[CML_MAX_LABS];
+    tech_labs(o, lb, ro, g, traced, labs);
+    sanitize_all(o, lb, ro, g, labs, traced);
+    if (g->have_gpu || o->student_bin) { /* as finish_lab: the labs whose binaries ran */
+        cml_technique_labs(labs, g->nlabs, ro->progress); /* with the traces made beside */
+        cml_rescore(g);
+    }
     free(traced);
 }
