@@ -72,9 +72,11 @@ static int parse_options(int argc, char **argv, int bench, cli *c)
         case 'N': c->student = optarg; break;
         case 'G':
             if (cml_arg_u64("--gpu-share", optarg, &share, err, sizeof err) < 0 ||
-                share < 1 || share > 8)
-                return usage_error(cmd, "--gpu-share takes a whole number from 1 to 8, not "
-                                   "'%s'", optarg);
+                share < 1 || share > CML_GPU_PLACES) {
+                snprintf(err, sizeof err, "--gpu-share takes a whole number from 1 to %d, not "
+                         "'%%s'", CML_GPU_PLACES); /* the bound: gpu_lock.h */
+                return usage_error(cmd, err, optarg);
+            }
             cml_gpu_share_set((int)share);
             break;
         case 'p':

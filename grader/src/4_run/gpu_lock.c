@@ -8,8 +8,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define CML_GPU_PLACES 8
-
 /* Contract in gpu_lock.h. */
 int cml_gpu_lock(const char *path, FILE *progress)
 {

@@ -27,6 +27,7 @@ void cml_gpu_release(void);
  * are done, waits for one of the n places (files <lock>.place0 .. place<n-1>, each flocked by
  * the grading that has it until it exits: a grading that dies frees its place). The wait
  * counts as waiting for the GPU. */
+#define CML_GPU_PLACES 8 /* the most places: --gpu-share's bound */
 void cml_gpu_share_set(int n);
 void cml_gpu_enter(void);
 
