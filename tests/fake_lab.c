@@ -363,7 +363,7 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--hold") == 0)
         return fake_hold();
-    if (fake_lock_not_held())
+    if (fake_lock_not_held() || fake_run_overlaps())
         return 9;
     const char *fd = getenv("CML_RESULT_FD"), *dir = NULL, *ms_env = getenv("FAKE_REF_MS");
     uint64_t seed = 0;

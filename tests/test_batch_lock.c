@@ -1,6 +1,7 @@
 /* The GPU lock a batch's gradings share (class.h), on the fake repository: held around every
  * GPU run of a grading, never during its builds, and waited for. Part of the batch suite. */
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,57 @@ START_TEST(gpu_hold_excludes_other_processes_and_nests)
     cml_gpu_hold_path(NULL);
     ck_assert_msg(held && still && freed, "held %d, after the inner release %d, freed %d", held,
                   still, freed);
+}
+END_TEST
+
+typedef struct {
+    int group;
+    double got, released; /* when this thread's hold began and ended */
+} holder;
+
+/* Hold the GPU for 0.3 s in the thread's group. */
+static void *hold_a_while(void *arg)
+{
+    holder *h = arg;
+    cml_gpu_group_set(h->group);
+    cml_gpu_hold();
+    h->got = cml_now();
+    nanosleep(&(struct timespec){ 0, 300000000 }, NULL);
+    h->released = cml_now();
+    cml_gpu_release();
+    return NULL;
+}
+
+/* The pipeline's two lab workers (grade_labs.c) have groups of their own: one's hold waits for
+ * the other's to end. A thread of the holder's group (an ncu run the technique phase starts)
+ * nests inside its hold at once. */
+START_TEST(gpu_hold_groups_take_turns_and_nest_within_one)
+{
+    char path[CML_PATH];
+    cml_fmt(path, sizeof path, "%s/gpu.lock", root);
+    cml_gpu_hold_path(path);
+    holder h[2] = { { .group = 1 }, { .group = 2 } };
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        ck_assert(pthread_create(&th[i], NULL, hold_a_while, &h[i]) == 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
+    const holder *first = h[0].got < h[1].got ? &h[0] : &h[1];
+    const holder *second = first == &h[0] ? &h[1] : &h[0];
+    int apart = second->got >= first->released;
+    cml_gpu_hold(); /* group 0, this thread's */
+    holder same = { .group = 0 };
+    pthread_create(&th[0], NULL, hold_a_while, &same);
+    pthread_join(th[0], NULL);
+    const double nested = cml_now();
+    int still = !lock_free(path);
+    cml_gpu_release();
+    int freed = lock_free(path);
+    cml_gpu_hold_path(NULL);
+    ck_assert_msg(apart, "group %d held from %.3f while group %d held until %.3f",
+                  second->group, second->got, first->group, first->released);
+    ck_assert_msg(same.got < nested && still && freed, "a thread of the holder's group did not "
+                  "nest in its hold (still held %d, freed after %d)", still, freed);
 }
 END_TEST
 
@@ -96,6 +148,27 @@ START_TEST(grading_holds_the_gpu_lock_while_its_labs_run)
     unsetenv("FAKE_LOCK_HELD");
     unlink(lock);
     ck_assert_msg(rc == 0, "exit %d: a lab ran without the GPU lock held:\n%s", rc, output);
+}
+END_TEST
+
+/* The labs of one grading are graded two at a time (grade_labs.c), one verified while the next
+ * runs: their runs still never meet. Each fake run holds an exclusive flock for 0.3 s and
+ * fails when another run of the grading holds it. */
+START_TEST(labs_of_one_grading_never_run_at_once)
+{
+    char lock[64], excl[64];
+    double took;
+    snprintf(lock, sizeof lock, "/dev/shm/cml-gpu-lock-%d", (int)getpid());
+    snprintf(excl, sizeof excl, "/dev/shm/cml-one-run-%d", (int)getpid()); /* the lab reads /dev */
+    FILE *f = fopen(excl, "w");
+    ck_assert(f && fclose(f) == 0);
+    setenv("FAKE_EXCLUSIVE", excl, 1);
+    int rc = grade_locked(lock, &took);
+    unsetenv("FAKE_EXCLUSIVE");
+    unlink(lock);
+    unlink(excl);
+    ck_assert_msg(rc == 0 && !strstr(output, "another run"), "exit %d: two runs of one grading "
+                  "met on the GPU:\n%s", rc, output);
 }
 END_TEST
 
@@ -247,6 +320,8 @@ void batch_lock_add(Suite *s)
     tcase_add_checked_fixture(tc, batch_setup, batch_teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, gpu_hold_excludes_other_processes_and_nests);
+    tcase_add_test(tc, gpu_hold_groups_take_turns_and_nest_within_one);
+    tcase_add_test(tc, labs_of_one_grading_never_run_at_once);
     tcase_add_test(tc, grading_builds_without_the_gpu_lock);
     tcase_add_test(tc, grading_waits_for_the_gpu_lock_to_run);
     tcase_add_test(tc, grading_holds_the_gpu_lock_while_its_labs_run);

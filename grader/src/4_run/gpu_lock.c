@@ -3,7 +3,7 @@
 #include "util.h"
 
 #include <fcntl.h>
-#include <stdatomic.h>
+#include <pthread.h>
 #include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,13 +28,23 @@ void cml_gpu_unlock(int fd)
         close(fd); /* closing the only descriptor releases the flock */
 }
 
-/* The grading's lock, held around each of its GPU runs. Only the main thread takes and drops
- * it; threads it starts while holding it (the technique phase's ncu runs) nest inside that
- * hold, so the depth they change is atomic and never reaches 0 in them. */
+/* The grading's lock, held around each of its GPU runs. Holds nest within a group of threads
+ * (a thread's group is 0 unless it says otherwise): the threads a holder starts (the technique
+ * phase's ncu runs, the sanitizer pool) share its group and run inside its hold, while a thread
+ * of another group waits until that hold ends, so that two of this grading's runs never meet
+ * on the GPU either. Groups 1, 2, ... are the pipeline's labs (grade_labs.c), which go in their
+ * order: a lab's first hold waits until every lab before it has held or ended, and of the labs
+ * waiting, the first goes first. */
 static const char *hold_path;
 static int hold_fd = -1;
-static atomic_int hold_depth;
+static pthread_mutex_t hold_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t hold_ended = PTHREAD_COND_INITIALIZER;
+static int hold_depth, hold_group;
+static unsigned long long waiting, passed; /* bit g: lab group g waits; has held or ended */
+static _Thread_local int my_group;
 static double held_s, waited_s, since; /* for cml_gpu_hold_times */
+
+#define GROUP_BIT(g) ((g) > 0 && (g) < 64 ? 1ull << (g) : 0)
 
 /* Contract in gpu_lock.h. */
 void cml_gpu_hold_path(const char *path)
@@ -43,30 +53,60 @@ void cml_gpu_hold_path(const char *path)
 }
 
 /* Contract in gpu_lock.h. */
+void cml_gpu_group_set(int group)
+{
+    my_group = group;
+}
+
+/* Contract in gpu_lock.h. */
+void cml_gpu_group_end(void)
+{
+    pthread_mutex_lock(&hold_mu);
+    passed |= GROUP_BIT(my_group);
+    pthread_cond_broadcast(&hold_ended);
+    pthread_mutex_unlock(&hold_mu);
+}
+
+/* Whether this thread's group must let another go first (under hold_mu). */
+static int must_wait(void)
+{
+    if (hold_depth > 0)
+        return hold_group != my_group;
+    const unsigned long long mine = GROUP_BIT(my_group), before = (mine - 1) & ~1ull; /* 1..g-1 */
+    return mine && ((passed & before) != before || (waiting & before) != 0);
+}
+
+/* Contract in gpu_lock.h. */
 void cml_gpu_hold(void)
 {
-    if (atomic_fetch_add(&hold_depth, 1) > 0)
-        return;
-    const double asked = cml_now();
-    if (hold_path)
-        hold_fd = cml_gpu_lock(hold_path, stderr);
-    since = cml_now();
-    waited_s += since - asked;
+    pthread_mutex_lock(&hold_mu);
+    waiting |= GROUP_BIT(my_group);
+    while (must_wait())
+        pthread_cond_wait(&hold_ended, &hold_mu); /* this grading's other run: not counted */
+    waiting &= ~GROUP_BIT(my_group);
+    passed |= GROUP_BIT(my_group);
+    if (hold_depth++ == 0) {
+        const double asked = cml_now(); /* only another grading's hold is waiting for the GPU */
+        hold_group = my_group;
+        if (hold_path)
+            hold_fd = cml_gpu_lock(hold_path, stderr);
+        since = cml_now();
+        waited_s += since - asked;
+    }
+    pthread_mutex_unlock(&hold_mu);
 }
 
 /* Contract in gpu_lock.h. */
 void cml_gpu_release(void)
 {
-    int depth = atomic_load(&hold_depth);
-    do
-        if (depth == 0)
-            return; /* a release without its hold */
-    while (!atomic_compare_exchange_weak(&hold_depth, &depth, depth - 1));
-    if (depth > 1)
-        return;
-    held_s += cml_now() - since;
-    cml_gpu_unlock(hold_fd);
-    hold_fd = -1;
+    pthread_mutex_lock(&hold_mu);
+    if (hold_depth > 0 && --hold_depth == 0) { /* else a release without its hold: ignored */
+        held_s += cml_now() - since;
+        cml_gpu_unlock(hold_fd);
+        hold_fd = -1;
+        pthread_cond_broadcast(&hold_ended);
+    }
+    pthread_mutex_unlock(&hold_mu);
 }
 
 static int share_n;
@@ -112,6 +152,8 @@ void cml_gpu_enter(void)
 /* Contract in gpu_lock.h. */
 void cml_gpu_hold_times(double *held, double *waited)
 {
+    pthread_mutex_lock(&hold_mu);
     *held = held_s;
     *waited = waited_s;
+    pthread_mutex_unlock(&hold_mu);
 }

@@ -15,10 +15,17 @@ void cml_gpu_unlock(int fd);
 /* The lock a grading holds around each run that uses the GPU (a lab run, ncu, the sanitizer
  * phase, the probe), so that another grading of the same GPU (a batch runs two) builds,
  * verifies and checks on the CPU meanwhile, but never runs on the GPU at the same time.
- * cml_gpu_hold_path sets the file (NULL: no lock, the default); hold and release nest. The
- * outermost hold and release belong to the grading's main thread; a thread it starts while
- * holding may hold and release inside that hold (the technique phase's ncu runs do). */
+ * cml_gpu_hold_path sets the file (NULL: no lock, the default); hold and release nest within
+ * a group of threads, and groups take turns: a thread's group is 0 unless cml_gpu_group_set
+ * gives it another. A thread started by a holder keeps group 0 and runs inside the hold (the
+ * technique phase's ncu runs, the sanitizer pool). The pipeline grades lab i in group i + 1
+ * (1 to 63), so that one lab's run waits for another's (that wait is not counted as waiting
+ * for the GPU), and the labs take the GPU in their order: lab i's first hold waits until every
+ * lab before it has held or called cml_gpu_group_end, and a waiting lab goes before any later
+ * one. Each thread releases what it held. */
 void cml_gpu_hold_path(const char *path);
+void cml_gpu_group_set(int group);
+void cml_gpu_group_end(void);
 void cml_gpu_hold(void);
 void cml_gpu_release(void);
 /* A batch starts one grading more per GPU than may use it, so that one builds ahead while the

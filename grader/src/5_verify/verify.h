@@ -27,4 +27,13 @@ int cml_reps_end(cml_rep_check *h, const cml_case_record *rec, cml_case_verdict 
  * (all of them when fewer ran). */
 int cml_verify_reps_sample(void);
 
+/* The nice value (0 to 19) of the threads that verify a lab's outputs after its run, which the
+ * pipeline sets while another lab of the grading runs meanwhile (grade_labs.c): the CPU then
+ * goes to that lab's process first. 0, the default: no thread yields, and the calling thread
+ * takes a share of the work; otherwise only threads started for it do the work. */
+void cml_verify_yield(int nice);
+int cml_verify_yield_level(void);
+/* This thread's nice value raised to nice (nothing for 0): a thread only ever yields more. */
+void cml_thread_yield(int nice);
+
 #endif /* CML_VERIFY_H */

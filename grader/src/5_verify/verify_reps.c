@@ -26,6 +26,27 @@
 #define MAX_THREADS 16
 #define SLICES 16 /* per repetition: the work items the threads share */
 
+static atomic_int yield_nice;
+
+/* Contract in verify.h. */
+void cml_verify_yield(int nice)
+{
+    atomic_store(&yield_nice, nice < 0 ? 0 : nice > 19 ? 19 : nice);
+}
+
+/* Contract in verify.h. */
+int cml_verify_yield_level(void)
+{
+    return atomic_load(&yield_nice);
+}
+
+/* Contract in verify.h. */
+void cml_thread_yield(int nice)
+{
+    if (nice > 0)
+        setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
+}
+
 /* Contract in verify.h. */
 int cml_verify_reps_sample(void)
 {
@@ -43,7 +64,7 @@ typedef struct {
     cml_rep_evidence part[CML_MAX_REPS][SLICES];
     int nitems;
     int weighted;     /* a toleranced task: the weighted sums decide, else the exact hash */
-    atomic_int nice;  /* runs beside the lab's timed run (read as each thread starts) */
+    atomic_int nice;  /* a starting thread's nice: 19 beside the lab's own timed run */
     atomic_int next;
 } rep_work;
 
@@ -73,8 +94,7 @@ static void slice_evidence(rep_work *w, int item, float *buf)
 static void *worker(void *arg)
 {
     rep_work *w = arg;
-    if (w->nice) /* beside a timed run: yield the CPU to the lab process */
-        setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
+    cml_thread_yield(atomic_load(&w->nice)); /* beside a run: the lab process goes first */
     float *buf = malloc(CHUNK * sizeof *buf);
     for (int item; buf && (item = atomic_fetch_add(&w->next, 1)) < w->nitems;)
         slice_evidence(w, item, buf);
@@ -137,15 +157,17 @@ static void compute_start(cml_rep_check *h, int nt)
 
 static void compute_join(cml_rep_check *h)
 {
-    if (h->w.nice) { /* the run is over: what is left goes on every core, this one too */
+    if (h->w.nice == 19) { /* the run is over: what is left goes on every core, this one
+                              * too unless another lab runs meanwhile (cml_verify_yield) */
         rep_work *w = &h->w;
         pthread_t more[MAX_THREADS];
-        int n = 0;
-        w->nice = 0;
-        for (int i = h->nt; i < cpus() - 1; i++)
+        int n = 0, yield = cml_verify_yield_level();
+        w->nice = yield;
+        for (int i = h->nt; i < cpus() - (yield ? 0 : 1); i++)
             if (pthread_create(&more[n], NULL, worker, w) == 0)
                 n++;
-        worker(w);
+        if (!yield || n == 0)
+            worker(w);
         for (int i = 0; i < n; i++)
             pthread_join(more[i], NULL);
     }
@@ -178,7 +200,7 @@ cml_rep_check *cml_reps_begin(const cml_task_spec *t, const cml_case_spec *c, ui
         return NULL;
     h->t = t, h->k = k, h->seed = seed;
     h->w.chk = chk, h->w.c = c, h->w.n = chk->out_elems(c, err, sizeof err);
-    h->w.weighted = t->rel_tol != 0, h->w.nice = 1;
+    h->w.weighted = t->rel_tol != 0, h->w.nice = 19;
     int order[EARLY];
     for (int i = 0; i < EARLY; i++)
         order[i] = i;

@@ -1,8 +1,8 @@
 /* Grade a submission: probe, stage and build every selected lab (student and reference, all in
- * parallel: grade_build.c), then run the labs one after another (one GPU) and rewrite the
- * reports after each, so an interrupted grading keeps what it finished; then, once nothing is
- * timed any more, the sanitizers and the technique checks of every lab (grade_after.c), and the
- * reports again. */
+ * parallel: grade_build.c), then run the labs, one on the GPU while the one before is verified
+ * (grade_labs.c), rewriting the reports after each, so an interrupted grading keeps what it
+ * finished; then, once nothing is timed any more, the sanitizers and the technique checks of
+ * every lab (grade_after.c), and the reports again. */
 #include "grade.h"
 #include "grade_build.h"
 #include "calibration.h"
@@ -95,34 +95,6 @@ static int find_gpu(const cml_grade_opts *o, cml_grading *g, char *err, size_t e
     cml_probe_fill(p, g);
     free(p);
     return 0;
-}
-
-/* Grade lab i (its builds done) and rewrite the reports. */
-static void finish_lab(const cml_grade_opts *o, const cml_lab_spec *spec, lab_build *b,
-                       const cml_run_opts *ro, cml_grading *g, double t0)
-{
-    cml_lab_result *r = &g->labs[g->nlabs];
-    cml_run_opts lro = cml_lab_run_opts(o, spec, b, ro);
-    if (o->student_bin)
-        cml_grade_lab_with_binaries(spec, o->student_bin, lro.practice ? NULL : o->ref_bin,
-                                    &lro, r);
-    else if (g->have_gpu)
-        cml_grade_built(spec, b, &lro, r);
-    else
-        cml_compiled_only(spec, b, g, r);
-    cml_sanitize_mark(r);
-    g->practice |= r->practice;
-    g->nlabs++;
-    g->score += r->score;
-    g->max_score += r->max_score;
-    g->wall_s = cml_now() - t0;
-    if (cml_write_reports(o->out_dir, g) < 0 && o->progress)
-        fprintf(o->progress, "[%s] warning: could not write the reports into %s: is it "
-                "writable?\n", spec->lab, o->out_dir);
-    if (!o->keep && b->reference.dir[0]) /* the student's binary waits for the sanitizers */
-        cml_rmtree(b->reference.dir);
-    cml_build_free(&b->student);
-    cml_build_free(&b->reference);
 }
 
 /* Contract in grade.h. */
@@ -223,8 +195,7 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
         cml_gpu_enter(); /* a batch's grading that built ahead waits here for its turn */
     cml_run_opts ro = { .seed = o->seed, .work_dir = work, .keep = o->keep,
                         .progress = o->progress, .cal = use_cal ? &cal : NULL };
-    for (int i = 0; i < nspecs; i++)
-        finish_lab(o, &specs[i], &lb[i], &ro, g, t0);
+    cml_grade_labs(o, specs, nspecs, lb, &ro, g, t0); /* two at a time: grade_labs.c */
     cml_grade_after_labs(o, lb, &ro, g);
     g->wall_s = cml_now() - t0;
     if (cml_write_reports(o->out_dir, g) < 0 && o->progress)

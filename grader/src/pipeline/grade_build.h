@@ -36,6 +36,12 @@ void cml_grade_built(const cml_lab_spec *spec, lab_build *b, const cml_run_opts 
 void cml_compiled_only(const cml_lab_spec *spec, lab_build *b, const cml_grading *g,
                        cml_lab_result *r);
 
+/* grade_labs.c: every lab of specs[0..n-1], its builds lb[i] done, graded into g->labs[i]
+ * (one lab's run on the GPU while the one before it is verified), g->nlabs and the totals
+ * growing in lab order, the reports rewritten after each. */
+void cml_grade_labs(const cml_grade_opts *o, const cml_lab_spec *specs, int n, lab_build *lb,
+                    const cml_run_opts *ro, cml_grading *g, double t0);
+
 /* How lab b's binaries run: ro, with the lab's builds (evidence, digests, refused tasks), its
  * technique checks left for the phase after every lab (grade_after.c). */
 cml_run_opts cml_lab_run_opts(const cml_grade_opts *o, const cml_lab_spec *spec,
