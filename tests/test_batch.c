@@ -135,6 +135,69 @@ START_TEST(batch_drift_regrades_with_live_reference_runs)
 }
 END_TEST
 
+/* Whether every lab of student `name` in the batch's output had its reference from `source`
+ * ("calibration" or "measured in this grading"). */
+static int reference_from(const char *name, const char *source)
+{
+    char rec[CML_PATH], want[80];
+    cml_fmt(rec, sizeof rec, "%s/students/%s/record.json", out, name);
+    snprintf(want, sizeof want, "\"source\": \"%s\"", source);
+    char *json = cml_read_text(rec, 1 << 22, NULL), *p = json;
+    int n = 0;
+    for (; p && (p = strstr(p, "\"source\": ")); p++)
+        n += strncmp(p, want, strlen(want)) == 0 ? 1 : -100;
+    free(json);
+    return n == 2; /* the fake repository's two labs */
+}
+
+/* Without a calibration the batch makes one beside the first gradings' builds, holding their
+ * places on the GPU meanwhile: the gradings then read it (their records name it), and no run
+ * of theirs meets one of the calibration's (each fake run holds a marker 0.3 s and fails when
+ * another holds it). When it fails, they measure the reference themselves. */
+START_TEST(batch_calibrates_beside_the_first_builds)
+{
+    char excl[64], path[CML_PATH];
+    student("a1", NULL);
+    student("a2", NULL);
+    snprintf(excl, sizeof excl, "/dev/shm/cml-one-run-%d", (int)getpid()); /* the lab reads /dev */
+    FILE *f = fopen(excl, "w");
+    ck_assert(f && fclose(f) == 0);
+    setenv("FAKE_EXCLUSIVE", excl, 1);
+    setenv("CML_BATCH_STAGGER", "0", 1);
+    const char *args[] = { "batch", "--root", root, "--submissions", sub, "--out", out,
+                           "--gpus", "0", NULL };
+    int rc = cli(args);
+    unsetenv("FAKE_EXCLUSIVE");
+    unlink(excl);
+    ck_assert_msg(rc == 0 && strstr(output, "being made on the first GPU") &&
+                  strstr(output, "calibration.cal written") && !strstr(output, "another run"),
+                  "exit %d:\n%s", rc, output);
+    for (int i = 1; i <= 2; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "a%d", i);
+        cml_student_status st = status_of(name);
+        ck_assert_msg(strcmp(st.state, "graded") == 0 && st.score == st.max &&
+                      reference_from(name, "calibration"), "%s: %s %g/%g, its reference "
+                      "not from the calibration", name, st.state, st.score, st.max);
+    }
+    sh("rm -rf %s%s", out, ""); /* again, with a calibration that fails: a reference is missing */
+    cml_fmt(path, sizeof path, "%s/solutions/02_fake/other.cu", root);
+    sh("mv %s %s.away", path, path);
+    rc = cli(args);
+    sh("mv %s.away %s", path, path);
+    unsetenv("CML_BATCH_STAGGER");
+    cml_student_status st = status_of("a1");
+    char log[CML_PATH];
+    cml_fmt(log, sizeof log, "%s/students/a1/grade.log", out);
+    char *text = cml_read_text(log, 1 << 22, NULL);
+    ck_assert_msg(strstr(output, "calibration failed") && strcmp(st.state, "graded") == 0 &&
+                  text && strstr(text, "calibration.cal cannot be used") &&
+                  reference_from("a1", "measured in this grading"), "exit %d, a1 %s, its "
+                  "log:\n%s\nthe batch's:\n%s", rc, st.state, text ? text : "none", output);
+    free(text);
+}
+END_TEST
+
 START_TEST(batch_unpacks_archives_named_by_a_relative_path)
 {
     char cmd[4 * CML_PATH];
@@ -250,6 +313,7 @@ Suite *batch_suite(void)
     tcase_add_test(tc, batch_unpacks_archives_named_by_a_relative_path);
     tcase_add_test(tc, batch_spreads_gradings_over_every_gpu);
     tcase_add_test(tc, batch_drift_regrades_with_live_reference_runs);
+    tcase_add_test(tc, batch_calibrates_beside_the_first_builds);
     tcase_add_test(tc, batch_killed_halfway_resumes_without_regrading);
     tcase_add_test(tc, regrade_repeats_the_seed_and_says_what_differs);
     tcase_add_test(tc, slurm_script_and_collect);

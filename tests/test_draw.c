@@ -106,7 +106,7 @@ static double grade_with_draw(const char *mode, int *ncases, int *drawn_passed)
         setenv("FAKE_TASK", "1.1", 1);
     }
     cml_grade_opts o = { root, root, out, 99, 0, NULL, test_path("build/fake_lab"),
-                         test_path("build/fake_lab"), NULL, NULL, { NULL, NULL }, NULL };
+                         test_path("build/fake_lab"), NULL, NULL, { NULL, NULL }, NULL, 0 };
     cml_grading *g = calloc(1, sizeof *g);
     double build_s;
     ck_assert_msg(cml_grade(&o, specs, 1, g, &build_s, err, sizeof err) == 0, "%s", err);

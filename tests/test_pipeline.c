@@ -287,7 +287,7 @@ START_TEST(record_json_written_after_each_lab)
     pid_t pid = fork();
     if (pid == 0) {
         cml_grade_opts o = { root, root, out, 7, 0, NULL, test_path("build/fake_lab"),
-                             test_path("build/fake_lab"), NULL, NULL, { NULL, NULL }, NULL };
+                             test_path("build/fake_lab"), NULL, NULL, { NULL, NULL }, NULL, 0 };
         cml_grading *g = calloc(1, sizeof *g);
         double build_s;
         char err[256];

@@ -60,7 +60,8 @@ static const cml_lab_result *grade_lab1(int bundle)
     if (bundle)
         cml_rmtree(sols);
     const char *bin = test_path("build/fake_lab");
-    cml_grade_opts o = { root, root, out, 7, 0, NULL, bin, bin, NULL, NULL, { NULL, NULL }, NULL };
+    cml_grade_opts o = { root, root, out, 7, 0, NULL, bin, bin, NULL, NULL, { NULL, NULL }, NULL,
+                         0 };
     ck_assert_msg(cml_grade(&o, specs, 1, g, &build_s, err, sizeof err) == 0, "%s", err);
     return &g->labs[0];
 }
@@ -105,7 +106,8 @@ START_TEST(practice_grade_without_a_bound_judges_no_speed)
     cml_fmt(sols, sizeof sols, "%s/solutions", root);
     cml_rmtree(sols); /* and the fake spec gives no practice_fraction */
     const char *bin = test_path("build/fake_lab");
-    cml_grade_opts o = { root, root, out, 7, 0, NULL, bin, bin, NULL, NULL, { NULL, NULL }, NULL };
+    cml_grade_opts o = { root, root, out, 7, 0, NULL, bin, bin, NULL, NULL, { NULL, NULL }, NULL,
+                         0 };
     ck_assert_msg(cml_grade(&o, specs, 1, g, &build_s, err, sizeof err) == 0, "%s", err);
     const cml_task_result *r = test_task(&g->labs[0], "1.1");
     ck_assert_msg(r->perf_score == 0 && strstr(r->detail, "speed not judged"),

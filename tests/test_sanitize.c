@@ -84,7 +84,7 @@ static void grade(FILE *progress)
     double build_s;
     fake_root_specs(root, specs);
     cml_grade_opts o = { root, root, out, 7, 0, progress, test_path("build/fake_lab"),
-                         test_path("build/fake_lab"), NULL, NULL, { NULL, NULL }, NULL };
+                         test_path("build/fake_lab"), NULL, NULL, { NULL, NULL }, NULL, 0 };
     ck_assert_msg(cml_grade(&o, specs, 2, g, &build_s, err, sizeof err) == 0, "%s", err);
 }
 
@@ -204,7 +204,8 @@ START_TEST(tools_with_nothing_to_check_pass_without_a_run)
     cml_fmt(path, sizeof path, "%s/labs/01_fake/fake.cu", root);
     test_write(path, "// fake source: global loads and stores only\n");
     fake_root_specs(root, specs);
-    cml_grade_opts o = { root, sub, out, 7, 0, NULL, NULL, NULL, NULL, NULL, { NULL, NULL }, NULL };
+    cml_grade_opts o = { root, sub, out, 7, 0, NULL, NULL, NULL, NULL, NULL, { NULL, NULL }, NULL,
+                         0 };
     ck_assert_msg(cml_grade(&o, specs, 2, g, &build_s, err, sizeof err) == 0, "%s", err);
     char *log = runs();
     const cml_tech_result *race = &task(0, "1.1")->sanitizers[CML_RACECHECK];

@@ -117,6 +117,37 @@ void cml_gpu_share_set(int n)
     share_n = n > 0 ? n : 0;
 }
 
+/* Place k of the lock at `lock`, opened (created if missing); -1 when it cannot be. */
+static int place_open(const char *lock, int k)
+{
+    char path[CML_PATH];
+    return cml_fmt(path, sizeof path, "%s.place%d", lock, k) == 0
+           ? open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644) : -1;
+}
+
+/* Contract in gpu_lock.h. */
+int cml_gpu_places_take(const char *lock, int n, int *fds)
+{
+    int got = 0;
+    for (int k = 0; k < n && k < CML_GPU_PLACES; k++) {
+        fds[k] = place_open(lock, k);
+        while (fds[k] >= 0 && flock(fds[k], LOCK_EX) < 0)
+            ; /* EINTR */
+        got += fds[k] >= 0;
+    }
+    return got;
+}
+
+/* Contract in gpu_lock.h. */
+void cml_gpu_places_give(int n, int *fds)
+{
+    for (int k = 0; k < n && k < CML_GPU_PLACES; k++) {
+        if (fds[k] >= 0)
+            close(fds[k]);
+        fds[k] = -1;
+    }
+}
+
 /* Contract in gpu_lock.h. The place's descriptor stays open (and locked) until the process
  * ends: the grading keeps its place through every GPU run that follows. */
 void cml_gpu_enter(void)
@@ -126,11 +157,8 @@ void cml_gpu_enter(void)
         return;
     const double asked = cml_now();
     int fds[CML_GPU_PLACES], n = share_n < CML_GPU_PLACES ? share_n : CML_GPU_PLACES;
-    for (int k = 0; k < n; k++) {
-        char path[CML_PATH];
-        fds[k] = cml_fmt(path, sizeof path, "%s.place%d", hold_path, k) == 0
-                 ? open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644) : -1;
-    }
+    for (int k = 0; k < n; k++)
+        fds[k] = place_open(hold_path, k);
     while (place_fd < 0) {
         int opened = 0;
         for (int k = 0; k < n && place_fd < 0; k++) {

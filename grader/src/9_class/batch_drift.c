@@ -5,6 +5,7 @@
  * what it graded since its last good check back on the queue: re-timed, not failed. */
 #include "batch_run.h"
 #include "batch_child.h"
+#include "gpu_lock.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -12,10 +13,36 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* The calibration's end: b->cal_path kept or cleared, one progress line. */
+static void cal_ended(cml_batch *b, const char *path, const char *log, int ws, double t0)
+{
+    char line[CML_PATH + 200];
+    int ok = ws >= 0 && WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
+    snprintf(b->cal_path, sizeof b->cal_path, "%s", ok ? path : "");
+    snprintf(line, sizeof line, ok ? "calibration: %s written in %.1f s on GPU %s"
+             : "calibration failed (%s, %.1f s on GPU %s): every grading measures the "
+             "reference itself", ok ? path : log, cml_now() - t0, b->gpu[0]);
+    cml_progress_note(&b->progress, line);
+}
+
+/* Every GPU's places taken by the batch (gpu_lock.h), or none: 0 when all were. */
+static int take_places(cml_batch *b)
+{
+    char lock[CML_PATH];
+    int all = 1;
+    for (int g = 0; g < b->ngpus; g++) {
+        cml_batch_lock_path(b, g, lock, sizeof lock);
+        all &= cml_gpu_places_take(lock, b->per_gpu, b->cal_places[g]) == b->per_gpu;
+    }
+    for (int g = 0; !all && g < b->ngpus; g++)
+        cml_gpu_places_give(b->per_gpu, b->cal_places[g]);
+    return all ? 0 : -1;
+}
+
 /* Contract in batch_run.h. */
 void cml_batch_calibrate(cml_batch *b)
 {
-    char log[CML_PATH], line[CML_PATH + 200], path[CML_PATH];
+    char log[CML_PATH], path[CML_PATH], lock[CML_PATH];
     if (b->no_calibration)
         return;
     if (b->calibration) {
@@ -31,17 +58,41 @@ void cml_batch_calibrate(cml_batch *b)
     if (!b->gpu[0][0])
         return; /* no GPU: nothing to calibrate, gradings build and check only */
     cml_fmt(log, sizeof log, "%s/calibration.log", b->out_abs);
-    char *args[] = { "calibrate", "--out", path, b->root ? "--root" : NULL, (char *)b->root,
-                     NULL };
+    cml_batch_lock_path(b, 0, lock, sizeof lock); /* a grading's probe never meets its runs */
+    char *args[] = { "calibrate", "--out", path, "--gpu-lock", lock,
+                     b->root ? "--root" : NULL, (char *)b->root, NULL };
     double t0 = cml_now();
-    int ws = cml_child_run(args, b->gpu[0], log);
-    int ok = ws >= 0 && WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
-    if (ok)
-        snprintf(b->cal_path, sizeof b->cal_path, "%s", path);
-    snprintf(line, sizeof line, ok ? "calibration: %s written in %.1f s on GPU %s"
-             : "calibration failed (%s, %.1f s on GPU %s): every grading measures the "
-             "reference itself", ok ? path : log, cml_now() - t0, b->gpu[0]);
-    cml_progress_note(&b->progress, line);
+    /* beside the first gradings' builds, which wait for a place until it ends: 6 to 10 s of
+     * a class's start during which the GPU idled (docs/bench/2026-11-27-lab-pipeline) */
+    if (b->ahead && take_places(b) == 0) {
+        b->cal_pid = cml_child_start(args, b->gpu[0], log);
+        if (b->cal_pid > 0) {
+            b->cal_t0 = t0;
+            snprintf(b->cal_path, sizeof b->cal_path, "%s", path);
+            cml_progress_note(&b->progress, "calibration: being made on the first GPU while "
+                              "the first gradings build");
+            return;
+        }
+        b->cal_pid = 0;
+        for (int g = 0; g < b->ngpus; g++)
+            cml_gpu_places_give(b->per_gpu, b->cal_places[g]);
+    }
+    cal_ended(b, path, log, cml_child_run(args, b->gpu[0], log), t0);
+}
+
+/* Contract in batch_run.h. */
+void cml_batch_calibrated(cml_batch *b, int wstatus)
+{
+    char log[CML_PATH], path[CML_PATH];
+    snprintf(path, sizeof path, "%s", b->cal_path);
+    cml_fmt(log, sizeof log, "%s/calibration.log", b->out_abs);
+    b->cal_pid = 0; /* before the note: gradings started from now on get --calibration */
+    cal_ended(b, path, log, wstatus, b->cal_t0);
+    for (int g = 0; g < b->ngpus; g++) {
+        for (int k = 0; !b->cal_path[0] && k < cml_batch_procs(b); k++)
+            b->slot[g][k].used_cal = 0; /* they measure the reference live (grade.c) */
+        cml_gpu_places_give(b->per_gpu, b->cal_places[g]);
+    }
 }
 
 /* Whether a grading (not a check) runs on GPU g; and whether a check does. */
@@ -67,7 +118,7 @@ int cml_drift_due(const cml_batch *b, int g)
 pid_t cml_drift_start(cml_batch *b, int g)
 {
     char lock[CML_PATH], log[CML_PATH];
-    cml_fmt(lock, sizeof lock, "%s/.gpu-%s.lock", b->out_abs, b->gpu[g][0] ? b->gpu[g] : "x");
+    cml_batch_lock_path(b, g, lock, sizeof lock);
     cml_fmt(log, sizeof log, "%s/drift-gpu%s.log", b->out_abs, b->gpu[g]);
     char *args[] = { "calibrate", "--check", b->cal_path, "--gpu-lock", lock,
                      b->root ? "--root" : NULL, (char *)b->root, NULL };

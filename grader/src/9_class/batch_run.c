@@ -15,6 +15,12 @@
 #include <unistd.h>
 
 /* Contract in batch_run.h. */
+void cml_batch_lock_path(const cml_batch *b, int g, char *buf, size_t len)
+{
+    cml_fmt(buf, len, "%s/.gpu-%s.lock", b->out_abs, b->gpu[g][0] ? b->gpu[g] : "x");
+}
+
+/* Contract in batch_run.h. */
 void cml_batch_grade_args(const cml_batch *b, int i, int g, char *store[], char buf[][4096])
 {
     int a = 0, k = 0;
@@ -27,11 +33,11 @@ void cml_batch_grade_args(const cml_batch *b, int i, int g, char *store[], char 
     ARG("--student"), ARG("%s", e->display[0] ? e->display : e->name);
     ARG("--no-color");
     if (g >= 0)
-        ARG("--gpu-lock"), ARG("%s/.gpu-%s.lock", b->out_abs, b->gpu[g][0] ? b->gpu[g] : "x");
+        ARG("--gpu-lock"), cml_batch_lock_path(b, g, buf[k], 4096), store[a++] = buf[k++];
     if (g >= 0 && b->ahead) /* per_gpu of them past their builds, the others waiting */
         ARG("--gpu-share"), ARG("%d", b->per_gpu);
     if (b->cal_path[0] && (g < 0 || !b->live[g]))
-        ARG("--calibration"), ARG("%s", b->cal_path);
+        ARG(b->cal_pid > 0 ? "--calibration-pending" : "--calibration"), ARG("%s", b->cal_path);
     if (b->lab)
         ARG("--lab"), ARG("%s", b->lab);
     if (b->root)
@@ -177,6 +183,8 @@ static void reap(cml_batch *b)
     pid_t pid = 0;
     for (int i = 0; i < 50 && (pid = waitpid(-1, &ws, WNOHANG)) == 0; i++)
         nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+    if (pid > 0 && pid == b->cal_pid)
+        cml_batch_calibrated(b, ws);
     for (int g = 0; g < b->ngpus; g++)
         for (int k = 0; k < cml_batch_procs(b); k++) {
             cml_slot *s = &b->slot[g][k];
@@ -218,7 +226,7 @@ int cml_batch_all(cml_batch *b)
         cml_batch_calibrate(b);
     double tick = 0;
     while (b->queue && b->graded_on) {
-        int running = fill(b);
+        int running = fill(b) + (b->cal_pid > 0);
         if (running == 0 && b->nqueue == 0)
             break;
         reap(b);

@@ -42,6 +42,9 @@ typedef struct {
     int since[CML_BATCH_GPUS];     /* graded on it since its last good check */
     int *graded_on;                /* plan index -> GPU it was graded on since that check */
     int *queue, nqueue;            /* plan indexes still to grade, in order */
+    pid_t cal_pid;                 /* the calibration being made beside the first builds */
+    double cal_t0;
+    int cal_places[CML_BATCH_GPUS][CML_BATCH_SLOTS]; /* every GPU's places, held meanwhile */
     cml_progress progress;
 } cml_batch;
 
@@ -71,8 +74,15 @@ static inline int cml_batch_procs(const cml_batch *b)
 #define CML_BATCH_STAGGER_S 10.0
 int cml_batch_may_start(const cml_batch *b, int g, double now, double stagger);
 
-/* batch_drift.c: the calibration to use (b->cal_path; "" for none), made once when missing. */
+/* batch_drift.c: the calibration to use (b->cal_path; "" for none), made once when missing.
+ * With gradings building ahead it is made beside the first gradings' builds: b->cal_pid runs
+ * it while the batch holds every GPU's places (no grading passes its builds), and
+ * cml_batch_calibrated, when that child ends, says so, lets the places go, and on failure
+ * clears b->cal_path (the gradings then measure the reference live). */
 void cml_batch_calibrate(cml_batch *b);
+void cml_batch_calibrated(cml_batch *b, int wstatus);
+/* batch_run.c: GPU g's lock file, which its gradings and drift checks share. */
+void cml_batch_lock_path(const cml_batch *b, int g, char *buf, size_t len);
 /* batch_drift.c: whether GPU g is due a drift check; start it in a free slot. */
 int cml_drift_due(const cml_batch *b, int g);
 pid_t cml_drift_start(cml_batch *b, int g);

@@ -129,6 +129,22 @@ static int load_calibration(const cml_grade_opts *o, cml_grading *g, cml_calibra
     return 0;
 }
 
+/* The batch's calibration, made while this grading built (its places on the GPU were the
+ * batch's until then): used when it is there and loads, else the reference is measured live,
+ * as after a batch's failed calibration. */
+static void pending_calibration(const cml_grade_opts *o, cml_grading *g, cml_calibration *cal,
+                                int *use)
+{
+    char err[1024] = "it was not made";
+    if (access(o->calibration, R_OK) == 0 && load_calibration(o, g, cal, use, err,
+                                                               sizeof err) == 0)
+        return;
+    *use = 0;
+    if (o->progress)
+        fprintf(o->progress, "the batch's calibration %s cannot be used (%s): the reference "
+                "is measured in this grading\n", o->calibration, err);
+}
+
 /* Contract in grade.h. */
 int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cml_grading *g,
               double *build_s, char *err, size_t errlen)
@@ -169,7 +185,8 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
         if (cml_spec_draw(&g->specs[i], o->seed, err, errlen) < 0)
             return -1;
     cml_calibration cal; /* ~80 KB: on the stack, freed on every path below */
-    if (load_calibration(o, g, &cal, &use_cal, err, errlen) < 0)
+    memset(&cal, 0, sizeof cal);
+    if (!o->calibration_pending && load_calibration(o, g, &cal, &use_cal, err, errlen) < 0)
         return -1;
     lab_build *lb = calloc((size_t)nspecs + 1, sizeof *lb);
     if (!lb) {
@@ -193,6 +210,8 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
     *build_s = cml_now() - tb;
     if (g->have_gpu)
         cml_gpu_enter(); /* a batch's grading that built ahead waits here for its turn */
+    if (o->calibration_pending)
+        pending_calibration(o, g, &cal, &use_cal);
     cml_run_opts ro = { .seed = o->seed, .work_dir = work, .keep = o->keep,
                         .progress = o->progress, .cal = use_cal ? &cal : NULL };
     cml_grade_labs(o, specs, nspecs, lb, &ro, g, t0); /* two at a time: grade_labs.c */

@@ -115,6 +115,9 @@ typedef struct {
      * rule refuses them, no lab run reads them): a batch's submissions and output folders */
     const char *others[CML_MAX_OTHERS];
     const char *student; /* the student's name (UTF-8) for the reports; NULL: none given */
+    /* `calibration` is the batch's, still being made: read once the builds are done and a
+     * place on the GPU is had (cml_gpu_enter); not there then, the reference is measured live */
+    int calibration_pending;
 } cml_grade_opts;
 
 /* Load root/grader/specs/ *.spec in name order, keeping those whose lab name starts with
