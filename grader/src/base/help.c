@@ -46,8 +46,10 @@ static const struct {
       "                     #included by a build (batch passes its submissions and output)\n"
       "  --student NAME     the student's name for the feedback and the record (batch passes\n"
       "                     it as the platform gave it: UTF-8 letters kept)\n"
-      "After every lab, compute-sanitizer checks each solved task (an error costs it its\n"
-      "points): CML_SANITIZE_JOBS=N runs N at a time, CML_SANITIZE=off skips them.\n"
+      "Labs are graded two at a time, one on the GPU while the one before is verified on the\n"
+      "CPU (CML_LAB_WORKERS=1: one at a time); their runs never share the GPU.\n"
+      "After the last lab's runs, compute-sanitizer checks each solved task (an error costs its\n"
+      "task every point): CML_SANITIZE_JOBS=N runs N at a time, CML_SANITIZE=off skips them.\n"
       "Without a GPU only the builds are checked: the report says so and nothing is scored.\n"
       "Exit status: 0 full marks; 1 graded, not full marks; 2 not graded: a bad option, or no\n"
       "usable GPU (only the builds were checked), or grading could not start.\n" },
