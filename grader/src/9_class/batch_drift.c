@@ -63,7 +63,7 @@ void cml_batch_calibrate(cml_batch *b)
                      b->root ? "--root" : NULL, (char *)b->root, NULL };
     double t0 = cml_now();
     /* beside the first gradings' builds, which wait for a place until it ends: 6 to 10 s of
-     * a class's start during which the GPU idled (docs/bench/2026-11-27-lab-pipeline) */
+     * a class's start during which the GPU idled (docs/bench/2026-11-28-lab-pipeline) */
     if (b->ahead && take_places(b) == 0) {
         b->cal_pid = cml_child_start(args, b->gpu[0], log);
         if (b->cal_pid > 0) {
