@@ -28,17 +28,19 @@ typedef struct {
     double t0;
     int n;
     atomic_int next;        /* the next lab a worker takes */
-    pthread_mutex_t mu;     /* guards done[] and the publishing below */
+    pthread_mutex_t mu;     /* guards done[], res[] once done, g and the reports */
     unsigned char done[CML_MAX_LABS];
+    cml_lab_result *res;    /* each lab's result until it is published into g (which the
+                             * reports copy whole, so no worker writes there meanwhile) */
 } lab_line;
 
-/* Grade lab i (its builds done) into g->labs[i]. */
+/* Grade lab i (its builds done) into q->res[i]. */
 static void grade_lab(lab_line *q, int i)
 {
     const cml_grade_opts *o = q->o;
     const cml_lab_spec *spec = &q->specs[i];
     lab_build *b = &q->lb[i];
-    cml_lab_result *r = &q->g->labs[i];
+    cml_lab_result *r = &q->res[i];
     cml_run_opts lro = cml_lab_run_opts(o, spec, b, q->ro);
     if (o->student_bin)
         cml_grade_lab_with_binaries(spec, o->student_bin, lro.practice ? NULL : o->ref_bin,
@@ -54,11 +56,13 @@ static void grade_lab(lab_line *q, int i)
     cml_build_free(&b->reference);
 }
 
-/* Lab g->nlabs, graded, into the totals and the reports (under q->mu). */
+/* Lab g->nlabs, graded, into g, the totals and the reports (under q->mu). */
 static void publish(lab_line *q)
 {
     cml_grading *g = q->g;
-    const cml_lab_result *r = &g->labs[g->nlabs];
+    cml_lab_result *r = &g->labs[g->nlabs];
+    if (q->res != g->labs)
+        *r = q->res[g->nlabs]; /* its build log goes with it */
     g->practice |= r->practice;
     g->nlabs++;
     g->score += r->score;
@@ -97,10 +101,12 @@ static int workers_setting(void)
 void cml_grade_labs(const cml_grade_opts *o, const cml_lab_spec *specs, int n, lab_build *lb,
                     const cml_run_opts *ro, cml_grading *g, double t0)
 {
-    lab_line q = { .o = o, .specs = specs, .lb = lb, .ro = ro, .g = g, .t0 = t0, .n = n };
+    cml_lab_result *res = calloc((size_t)n + 1, sizeof *res);
+    lab_line q = { .o = o, .specs = specs, .lb = lb, .ro = ro, .g = g, .t0 = t0, .n = n,
+                   .res = res ? res : g->labs }; /* out of memory: one at a time, in place */
     pthread_mutex_init(&q.mu, NULL);
     pthread_t th[LAB_WORKERS];
-    int started = 0, want = workers_setting() < n ? workers_setting() : n;
+    int started = 0, want = !res ? 1 : workers_setting() < n ? workers_setting() : n;
     cml_verify_yield(want > 1 ? VERIFY_NICE : 0);
     for (int k = 1; k < want; k++) /* this thread is the last worker */
         started += pthread_create(&th[started], NULL, worker, &q) == 0;
@@ -111,4 +117,5 @@ void cml_grade_labs(const cml_grade_opts *o, const cml_lab_spec *specs, int n, l
         pthread_join(th[k], NULL);
     cml_verify_yield(0);
     pthread_mutex_destroy(&q.mu);
+    free(res);
 }
