@@ -4,11 +4,14 @@
 #   scripts/exp/class-batch.sh WORK [batch options...]   e.g. --calibration FILE, --gpus 0,1
 # BATCH_LIMIT=S stops the batch after S seconds (SIGTERM) and still checks and times what was
 # graded, so that a device call's limit does not lose the whole run (one stopped at 17 of 20).
+# COLD=1 empties build/cache first: the batch's calibration and first gradings then build the
+# references, as on a server's first batch (later batches find them cached).
 # Logs: WORK/batch.log (progress), WORK/check.txt (one verdict per student), WORK/out/.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 work=$1; shift
 rm -rf "$work" && mkdir -p "$work"
+[ -n "${COLD:-}" ] && rm -rf build/cache
 scripts/class-corpus.sh "$work/subs" "$work/out" > /dev/null
 limit=()
 [ -n "${BATCH_LIMIT:-}" ] && limit=(timeout --kill-after=30 "$BATCH_LIMIT")
