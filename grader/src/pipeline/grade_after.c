@@ -24,7 +24,7 @@ static void tech_labs(const cml_grade_opts *o, const lab_build *lb, const cml_ru
 }
 
 typedef struct {
-    cml_tech_lab *labs;
+    const cml_tech_lab *labs;
     int n;
     cml_trace_run *traced;
 } traces_ahead;

@@ -162,7 +162,7 @@ static void trace_one(void *jobs, int i)
 }
 
 /* Contract in grade_technique.h. */
-void cml_trace_ahead(cml_tech_lab *labs, int n, cml_trace_run *traced)
+void cml_trace_ahead(const cml_tech_lab *labs, int n, cml_trace_run *traced)
 {
     trace_job jobs[CML_MAX_LABS * CML_MAX_TASKS];
     int m = 0;

@@ -34,6 +34,6 @@ void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress);
  * beside the sanitizer phase's tools, under their hold of the GPU lock: a traced run measures
  * calls and bytes, nothing that sharing the GPU changes, so it costs the grading no GPU time of
  * its own. The technique phase finds them through each lab's env.traced (its row). */
-void cml_trace_ahead(cml_tech_lab *labs, int n, cml_trace_run *traced);
+void cml_trace_ahead(const cml_tech_lab *labs, int n, cml_trace_run *traced);
 
 #endif /* CML_GRADE_TECHNIQUE_H */
