@@ -198,6 +198,33 @@ START_TEST(batch_calibrates_beside_the_first_builds)
 }
 END_TEST
 
+/* A place already held (a grading of another batch writing into the same folder) is never
+ * waited for by the batch itself: it calibrates first, as before, and grades. */
+START_TEST(batch_calibrates_first_when_a_place_is_held)
+{
+    char hold[2 * CML_PATH + 64];
+    student("a1", NULL);
+    sh("mkdir -p %s%s", out, "");
+    snprintf(hold, sizeof hold, "flock '%s/.gpu-0.lock.place0' sleep 60 & echo $! > '%s/h.pid'",
+             out, root);
+    ck_assert(system(hold) == 0);
+    nanosleep(&(struct timespec){ 0, 300000000 }, NULL);
+    setenv("CML_BATCH_STAGGER", "0", 1);
+    const char *args[] = { "batch", "--root", root, "--submissions", sub, "--out", out,
+                           "--gpus", "0", NULL };
+    double t0 = cml_now();
+    int rc = cli(args);
+    double took = cml_now() - t0;
+    unsetenv("CML_BATCH_STAGGER");
+    sh("kill $(cat %s/h.pid)%s", root, "");
+    cml_student_status st = status_of("a1");
+    ck_assert_msg(rc == 0 && took < 50 && !strstr(output, "being made") &&
+                  strstr(output, "calibration.cal written") && strcmp(st.state, "graded") == 0 &&
+                  reference_from("a1", "calibration"), "exit %d in %.0f s, a1 %s:\n%s", rc,
+                  took, st.state, output);
+}
+END_TEST
+
 START_TEST(batch_unpacks_archives_named_by_a_relative_path)
 {
     char cmd[4 * CML_PATH];
@@ -314,6 +341,7 @@ Suite *batch_suite(void)
     tcase_add_test(tc, batch_spreads_gradings_over_every_gpu);
     tcase_add_test(tc, batch_drift_regrades_with_live_reference_runs);
     tcase_add_test(tc, batch_calibrates_beside_the_first_builds);
+    tcase_add_test(tc, batch_calibrates_first_when_a_place_is_held);
     tcase_add_test(tc, batch_killed_halfway_resumes_without_regrading);
     tcase_add_test(tc, regrade_repeats_the_seed_and_says_what_differs);
     tcase_add_test(tc, slurm_script_and_collect);

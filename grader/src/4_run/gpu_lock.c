@@ -131,8 +131,10 @@ int cml_gpu_places_take(const char *lock, int n, int *fds)
     int got = 0;
     for (int k = 0; k < n && k < CML_GPU_PLACES; k++) {
         fds[k] = place_open(lock, k);
-        while (fds[k] >= 0 && flock(fds[k], LOCK_EX) < 0)
-            ; /* EINTR */
+        if (fds[k] >= 0 && flock(fds[k], LOCK_EX | LOCK_NB) < 0) {
+            close(fds[k]); /* held: by a grading of another batch on this folder */
+            fds[k] = -1;
+        }
         got += fds[k] >= 0;
     }
     return got;

@@ -37,9 +37,10 @@ void cml_gpu_release(void);
 #define CML_GPU_PLACES 8 /* the most places: --gpu-share's bound */
 void cml_gpu_share_set(int n);
 void cml_gpu_enter(void);
-/* The batch itself takes places 0 .. n-1 of `lock` (waiting for each), so that the gradings it
- * starts build but wait in cml_gpu_enter until cml_gpu_places_give: while its calibration is
- * made. fds gets the n descriptors (-1 for one that cannot be opened); how many were taken. */
+/* The batch itself takes places 0 .. n-1 of `lock`, so that the gradings it starts build but
+ * wait in cml_gpu_enter until cml_gpu_places_give: while its calibration is made. fds gets the
+ * n descriptors (-1 for one that cannot be opened or is held already: never waited for); how
+ * many were taken. */
 int cml_gpu_places_take(const char *lock, int n, int *fds);
 void cml_gpu_places_give(int n, int *fds);
 

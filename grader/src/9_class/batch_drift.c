@@ -25,7 +25,8 @@ static void cal_ended(cml_batch *b, const char *path, const char *log, int ws, d
     cml_progress_note(&b->progress, line);
 }
 
-/* Every GPU's places taken by the batch (gpu_lock.h), or none: 0 when all were. */
+/* Every GPU's places taken by the batch (gpu_lock.h), or none: 0 when all were (a place held
+ * already, by a grading of another batch writing here, means calibrating first, as before). */
 static int take_places(cml_batch *b)
 {
     char lock[CML_PATH];
