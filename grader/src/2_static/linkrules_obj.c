@@ -68,21 +68,24 @@ static char *tool_output(const char *tool, const char *opt, const char *dir, con
     return out;
 }
 
-/* nm -P: "name type [value size]" per line. */
-static void parse_nm(lr_object *o, char *text)
+/* nm -P: "name type [value size]" per line. 0, or -1 out of memory (the array then freed). */
+static int parse_nm(lr_object *o, char *text)
 {
     for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         char *sp = strchr(l, ' ');
-        if (!sp || !sp[1] || !(o->syms = cml_grow(o->syms, o->nsyms, sizeof *o->syms)))
+        if (!sp || !sp[1])
             continue;
+        if (!(o->syms = cml_grow(o->syms, o->nsyms, sizeof *o->syms)))
+            return -1;
         *sp = '\0';
         o->syms[o->nsyms++] = (lr_sym){ l, sp[1] };
     }
+    return 0;
 }
 
 /* objdump -t: "value flags(7) section\tsize name"; keeps function symbols (flag F) and data
- * symbols (flag O). */
-static void parse_symtab(lr_object *o, char *text)
+ * symbols (flag O). 0, or -1 out of memory. */
+static int parse_symtab(lr_object *o, char *text)
 {
     for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         char *tab = strchr(l, '\t');
@@ -99,13 +102,15 @@ static void parse_symtab(lr_object *o, char *text)
         lr_func **list = func ? &o->funcs : &o->datas;
         int *n = func ? &o->nfuncs : &o->ndatas;
         if (!(*list = cml_grow(*list, *n, sizeof **list)))
-            continue;
+            return -1;
         (*list)[(*n)++] = (lr_func){ name, sect, value, size };
     }
+    return 0;
 }
 
-/* objdump -r: "RELOCATION RECORDS FOR [section]:" then "offset type target[+-0xaddend]". */
-static void parse_relocs(lr_object *o, char *text)
+/* objdump -r: "RELOCATION RECORDS FOR [section]:" then "offset type target[+-0xaddend]". 0, or
+ * -1 out of memory. */
+static int parse_relocs(lr_object *o, char *text)
 {
     const char *section = "";
     for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
@@ -123,9 +128,10 @@ static void parse_relocs(lr_object *o, char *text)
         long long addend = cut ? strtoll(cut + 1, NULL, 16) * (cut == minus ? -1 : 1) : 0;
         t[cut ? (size_t)(cut - t) : strlen(target)] = '\0';
         if (!(o->rels = cml_grow(o->rels, o->nrels, sizeof *o->rels)))
-            continue;
+            return -1;
         o->rels[o->nrels++] = (lr_reloc){ section, off, t, addend };
     }
+    return 0;
 }
 
 /* Contract in linkrules_obj.h. */
@@ -139,9 +145,12 @@ int lr_object_read(lr_object *o, const char *nm, const char *objdump, const char
         if (!(o->text[i] = tool_output(tool[i], opt[i], dir, obj, why, whylen)))
             return -1;
     o->disasm = o->text[3]; /* scanned line by line later, unmodified */
-    parse_nm(o, o->text[0]);
-    parse_symtab(o, o->text[1]);
-    parse_relocs(o, o->text[2]);
+    /* a list cut short would hide a definition or a call from the rules: none is judged */
+    if (parse_nm(o, o->text[0]) < 0 || parse_symtab(o, o->text[1]) < 0 ||
+        parse_relocs(o, o->text[2]) < 0) {
+        snprintf(why, whylen, "out of memory reading the symbols of %s", obj);
+        return -1;
+    }
     return 0;
 }
 

@@ -39,8 +39,9 @@ typedef struct {
  * found; -1 with what is missing in why. */
 int lr_find_tools(char *nm, char *objdump, size_t len, char *why, size_t whylen);
 
-/* Run the tools on dir/obj and parse their output into o. 0, or -1 with why (a tool failed, or
- * its output was too large to check). Free with lr_object_free either way. */
+/* Run the tools on dir/obj and parse their output into o. 0, or -1 with why (a tool failed,
+ * its output was too large to check, or no memory was left to hold its lists). Free with
+ * lr_object_free either way. */
 int lr_object_read(lr_object *o, const char *nm, const char *objdump, const char *dir,
                    const char *obj, char *why, size_t whylen);
 void lr_object_free(lr_object *o);
