@@ -25,6 +25,7 @@
 #define CHUNK (64u * 1024u)
 #define MAX_THREADS 16
 #define SLICES 16 /* per repetition: the work items the threads share */
+#define BESIDE_NICE 19 /* the threads started before the run, beside the lab's timed loops */
 
 static atomic_int yield_nice;
 
@@ -64,7 +65,7 @@ typedef struct {
     cml_rep_evidence part[CML_MAX_REPS][SLICES];
     int nitems;
     int weighted;     /* a toleranced task: the weighted sums decide, else the exact hash */
-    atomic_int nice;  /* a starting thread's nice: 19 beside the lab's own timed run */
+    atomic_int nice;  /* a starting thread's nice: BESIDE_NICE until the lab's run ends */
     atomic_int next;
 } rep_work;
 
@@ -157,8 +158,9 @@ static void compute_start(cml_rep_check *h, int nt)
 
 static void compute_join(cml_rep_check *h)
 {
-    if (h->w.nice == 19) { /* the run is over: what is left goes on every core, this one
-                              * too unless another lab runs meanwhile (cml_verify_yield) */
+    /* the run is over: what is left goes on every core, this one too unless another lab runs
+     * meanwhile (cml_verify_yield) */
+    if (h->w.nice == BESIDE_NICE) {
         rep_work *w = &h->w;
         pthread_t more[MAX_THREADS];
         int n = 0, yield = cml_verify_yield_level();
@@ -200,7 +202,7 @@ cml_rep_check *cml_reps_begin(const cml_task_spec *t, const cml_case_spec *c, ui
         return NULL;
     h->t = t, h->k = k, h->seed = seed;
     h->w.chk = chk, h->w.c = c, h->w.n = chk->out_elems(c, err, sizeof err);
-    h->w.weighted = t->rel_tol != 0, h->w.nice = 19;
+    h->w.weighted = t->rel_tol != 0, h->w.nice = BESIDE_NICE;
     int order[EARLY];
     for (int i = 0; i < EARLY; i++)
         order[i] = i;

@@ -41,7 +41,7 @@ static void trace_ahead(void *arg)
  * tools fail is `sanitizer` whatever its technique (judge.c), so its ncu and trace checks are
  * not run. */
 static void sanitize_all(const cml_grade_opts *o, const lab_build *lb, const cml_run_opts *ro,
-                         cml_grading *g, cml_tech_lab *labs, cml_trace_run *traced)
+                         cml_grading *g, const cml_tech_lab *labs, cml_trace_run *traced)
 {
     const char *bins[CML_MAX_LABS];
     unsigned needed[CML_MAX_LABS];
@@ -65,7 +65,7 @@ void cml_grade_after_labs(const cml_grade_opts *o, const lab_build *lb, const cm
     cml_tech_lab labs[CML_MAX_LABS];
     tech_labs(o, lb, ro, g, traced, labs);
     sanitize_all(o, lb, ro, g, labs, traced);
-    if (g->have_gpu || o->student_bin) { /* as finish_lab: the labs whose binaries ran */
+    if (g->have_gpu || o->student_bin) { /* as grade_labs.c: the labs whose binaries ran */
         cml_technique_labs(labs, g->nlabs, ro->progress); /* with the traces made beside */
         cml_rescore(g);
     }
