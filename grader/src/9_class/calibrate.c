@@ -50,7 +50,14 @@ static void build_references(const char *root, const char *cache, const cml_lab_
             b[i].dir[0] = '\0'; /* cml_stage removed it: nothing to build or remove */
         }
     }
+    double t0 = cml_now();
     cml_build_all(jobs, njobs, 0);
+    int cached = 0;
+    for (int i = 0; i < njobs; i++)
+        cached += jobs[i]->cached;
+    /* where a calibration's time goes (a cold cache, builds beside it), in its log */
+    fprintf(stderr, "calibrate: %d reference build(s) in %.1f s (%d from the cache)\n", njobs,
+            cml_now() - t0, cached);
     free(jobs);
 }
 
@@ -239,8 +246,10 @@ static int probe_gpu(const char *root, cml_calibration *cal)
     char cache[CML_PATH];
     cml_probe_result *p = calloc(1, sizeof *p);
     cml_fmt(cache, sizeof cache, "%s/build/cache", root);
+    double t0 = cml_now();
     if (p)
         cml_probe(root, cache, p);
+    fprintf(stderr, "calibrate: GPU probed in %.1f s\n", cml_now() - t0);
     if (!p || !p->have_gpu) {
         fprintf(stderr, "cml-grade calibrate: no usable GPU: %s; nothing was measured\n",
                 p ? p->reason : "out of memory");
