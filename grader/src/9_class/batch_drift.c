@@ -13,10 +13,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The calibration's end: b->cal_path kept or cleared, one progress line. */
-static void cal_ended(cml_batch *b, const char *path, const char *log, int ws, double t0)
+/* The calibration's log, named in one place. */
+static void cal_log(const cml_batch *b, char *log, size_t len)
 {
-    char line[CML_PATH + 200];
+    cml_fmt(log, len, "%s/calibration.log", b->out_abs);
+}
+
+/* The calibration's end: b->cal_path kept or cleared, one progress line. */
+static void cal_ended(cml_batch *b, const char *path, int ws, double t0)
+{
+    char line[CML_PATH + 200], log[CML_PATH];
+    cal_log(b, log, sizeof log);
     int ok = ws >= 0 && WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
     snprintf(b->cal_path, sizeof b->cal_path, "%s", ok ? path : "");
     snprintf(line, sizeof line, ok ? "calibration: %s written in %.1f s on GPU %s"
@@ -58,7 +65,7 @@ void cml_batch_calibrate(cml_batch *b)
     }
     if (!b->gpu[0][0])
         return; /* no GPU: nothing to calibrate, gradings build and check only */
-    cml_fmt(log, sizeof log, "%s/calibration.log", b->out_abs);
+    cal_log(b, log, sizeof log);
     cml_batch_lock_path(b, 0, lock, sizeof lock); /* a grading's probe never meets its runs */
     char *args[] = { "calibrate", "--out", path, "--gpu-lock", lock,
                      b->root ? "--root" : NULL, (char *)b->root, NULL };
@@ -78,17 +85,16 @@ void cml_batch_calibrate(cml_batch *b)
         for (int g = 0; g < b->ngpus; g++)
             cml_gpu_places_give(b->per_gpu, b->cal_places[g]);
     }
-    cal_ended(b, path, log, cml_child_run(args, b->gpu[0], log), t0);
+    cal_ended(b, path, cml_child_run(args, b->gpu[0], log), t0);
 }
 
 /* Contract in batch_run.h. */
 void cml_batch_calibrated(cml_batch *b, int wstatus)
 {
-    char log[CML_PATH], path[CML_PATH];
+    char path[CML_PATH];
     snprintf(path, sizeof path, "%s", b->cal_path);
-    cml_fmt(log, sizeof log, "%s/calibration.log", b->out_abs);
     b->cal_pid = 0; /* before the note: gradings started from now on get --calibration */
-    cal_ended(b, path, log, wstatus, b->cal_t0);
+    cal_ended(b, path, wstatus, b->cal_t0);
     for (int g = 0; g < b->ngpus; g++) {
         for (int k = 0; !b->cal_path[0] && k < cml_batch_procs(b); k++)
             b->slot[g][k].used_cal = 0; /* they measure the reference live (grade.c) */
