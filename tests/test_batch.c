@@ -2,6 +2,7 @@
  * folders and archives with broken, hanging and unreadable submissions, a batch killed halfway
  * and resumed, drift, several GPUs, regrade, the Slurm array script and collect. */
 #include <check.h>
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -282,6 +283,69 @@ START_TEST(batch_killed_halfway_resumes_without_regrading)
 }
 END_TEST
 
+/* Processes other than this test's whose command line names the fake root: the batch's
+ * calibration and what it ran. */
+static int left_running(void)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    int n = 0;
+    while (d && (e = readdir(d))) {
+        char path[300], line[8192];
+        if (atoi(e->d_name) <= 0 || atoi(e->d_name) == (int)getpid())
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+        FILE *f = fopen(path, "r");
+        size_t got = f ? fread(line, 1, sizeof line - 1, f) : 0;
+        if (f)
+            fclose(f);
+        for (size_t i = 0; i < got; i++)
+            line[i] = line[i] ? line[i] : ' ';
+        line[got] = '\0';
+        n += strstr(line, root) != NULL;
+    }
+    if (d)
+        closedir(d);
+    return d ? n : -1;
+}
+
+/* A batch killed outright while its calibration runs beside the first builds takes the
+ * calibration and the reference run it started with it (PR_SET_PDEATHSIG, then calibrate's
+ * own signal handler), so that a re-run never meets a calibration left over on the GPU. */
+START_TEST(batch_killed_while_calibrating_leaves_nothing_running)
+{
+    char log[CML_PATH], cal_log[CML_PATH];
+    student("k1", NULL);
+    setenv("FAKE_REF_MODE", "hang", 1); /* the calibration's reference run never ends */
+    cml_fmt(log, sizeof log, "%s/batch.log", root);
+    cml_fmt(cal_log, sizeof cal_log, "%s/calibration.log", out);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen(log, "w", stderr))
+            _exit(126);
+        execl(test_path("build/cml-grade"), "cml-grade", "batch", "--root", root,
+              "--submissions", sub, "--out", out, "--gpus", "0", (char *)NULL);
+        _exit(127);
+    }
+    char *text = NULL;
+    for (int i = 0; i < 600 && !(text && strstr(text, "timed case(s)")); i++) {
+        free(text);
+        nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
+        text = cml_read_text(cal_log, 1 << 20, NULL);
+    }
+    unsetenv("FAKE_REF_MODE");
+    int running = text && strstr(text, "timed case(s)");
+    free(text);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    ck_assert_msg(running, "the calibration's reference run never started");
+    int left = -1;
+    for (int i = 0; i < 100 && (left = left_running()) != 0; i++)
+        nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
+    ck_assert_msg(left == 0, "%d process(es) of the batch outlived it by 10 s", left);
+}
+END_TEST
+
 START_TEST(regrade_repeats_the_seed_and_says_what_differs)
 {
     student("alice", NULL);
@@ -343,6 +407,7 @@ Suite *batch_suite(void)
     tcase_add_test(tc, batch_calibrates_beside_the_first_builds);
     tcase_add_test(tc, batch_calibrates_first_when_a_place_is_held);
     tcase_add_test(tc, batch_killed_halfway_resumes_without_regrading);
+    tcase_add_test(tc, batch_killed_while_calibrating_leaves_nothing_running);
     tcase_add_test(tc, regrade_repeats_the_seed_and_says_what_differs);
     tcase_add_test(tc, slurm_script_and_collect);
     suite_add_tcase(s, tc);
