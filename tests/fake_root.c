@@ -38,6 +38,9 @@ static const char NVCC[] =
     "for a; do case $a in *.cu) grep -q HANG \"$a\" 2>/dev/null && sleep 300;; esac; done\n"
     "[ -n \"$FAKE_NVCC_SLEEP\" ] && sleep \"$FAKE_NVCC_SLEEP\"\n" /* a build of N seconds */
     "[ -n \"$FAKE_NVCC_LOG\" ] && echo \"$out\" >> \"$FAKE_NVCC_LOG\"\n"
+    /* the folder it builds in and its nice value (field 19 of /proc/PID/stat) */
+    "[ -n \"$FAKE_NVCC_NICE_LOG\" ] && echo \"$PWD $(cut -d' ' -f19 /proc/$$/stat)\" >> "
+    "\"$FAKE_NVCC_NICE_LOG\"\n"
     /* a batch's GPU lock must be free while a grading builds */
     "[ -n \"$FAKE_NVCC_LOCK\" ] && ! flock -s -n \"$FAKE_NVCC_LOCK\" true && "
     "echo \"LOCKED $out\" >> \"$FAKE_NVCC_LOG\"\n"
