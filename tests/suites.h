@@ -43,6 +43,7 @@ void docs_links_add(Suite *s);   /* tests/test_docs_links.c: no page cites a mis
 Suite *batch_suite(void);    /* tests/test_batch.c: batch, resume, regrade, slurm script */
 Suite *platforms_suite(void); /* tests/test_platforms.c: course platform downloads and imports */
 void batch_lock_add(Suite *s); /* tests/test_batch_lock.c: the GPU lock, in the batch suite */
+void batch_calibration_add(Suite *s); /* tests/test_batch_calibration.c: the batch's calibration */
 void batch_progress_add(Suite *s); /* tests/test_batch_progress.c: the progress display */
 void batch_others_add(Suite *s); /* tests/test_batch_others.c: a student against the others */
 Suite *find_suite(void);      /* tests/test_find.c: a lab's student files in any submission */

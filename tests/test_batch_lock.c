@@ -201,65 +201,6 @@ START_TEST(calibrate_holds_the_gpu_lock_for_its_probe_and_runs)
 }
 END_TEST
 
-/* The nice values nvcc ran at in folders under `where`, from FAKE_NVCC_NICE_LOG's lines
- * ("folder nice"): how many lines, and whether every one had `want` (the probe's build, the
- * grader's own, is not a lab's). */
-static int nvcc_nice(const char *log, const char *where, int want, int *all)
-{
-    FILE *f = fopen(log, "r");
-    char line[CML_PATH + 32];
-    int n = 0;
-    *all = 1;
-    while (f && fgets(line, sizeof line, f)) {
-        const char *sp = strrchr(line, ' ');
-        if (!strstr(line, where))
-            continue;
-        *all &= sp && atoi(sp + 1) == want;
-        n++;
-    }
-    if (f)
-        fclose(f);
-    return n;
-}
-
-/* A batch sets CML_BUILD_NICE=10 so that its gradings' compilers yield to the labs another
- * grading is timing; its calibration's builds, which every grading waits for and which
- * nothing timed meets, never yield; a drift check's do, as a grading's. */
-START_TEST(calibration_builds_never_yield_gradings_builds_do)
-{
-    char cal[CML_PATH], log[CML_PATH], cache[CML_PATH];
-    int all;
-    cml_fmt(cal, sizeof cal, "%s/c.cal", root);
-    cml_fmt(log, sizeof log, "%s/nice.log", root);
-    cml_fmt(cache, sizeof cache, "%s/build/cache", root);
-    setenv("CML_BUILD_NICE", "10", 1);
-    setenv("FAKE_NVCC_NICE_LOG", log, 1);
-    const char *args[] = { "calibrate", "--root", root, "--out", cal, NULL };
-    int rc = cli(args);
-    int n = nvcc_nice(log, "/build/calibrate/", 0, &all);
-    ck_assert_msg(rc == 0 && n > 0 && all, "calibrate (exit %d): %d nvcc run(s), %s at nice 0"
-                  "\n%s", rc, n, all ? "all" : "not all", output);
-    unlink(log);
-    sh("rm -rf '%s'%s", cache, ""); /* the check builds its references again */
-    const char *check[] = { "calibrate", "--root", root, "--check", cal, NULL };
-    rc = cli(check);
-    n = nvcc_nice(log, "/build/calibrate/", 10, &all);
-    char *text = cml_read_text(log, 1 << 20, NULL);
-    ck_assert_msg(n > 0 && all, "calibrate --check (exit %d): %d nvcc run(s), %s at nice 10"
-                  "\n%s\n%s", rc, n, all ? "all" : "not all", text, output);
-    free(text);
-    unlink(log);
-    double took;
-    cml_fmt(cal, sizeof cal, "%s/gpu.lock", root);
-    rc = grade_sharing(cal, NULL, &took);
-    n = nvcc_nice(log, "/out1/", 10, &all);
-    unsetenv("FAKE_NVCC_NICE_LOG");
-    unsetenv("CML_BUILD_NICE");
-    ck_assert_msg(n > 0 && all, "a grading (exit %d): %d nvcc run(s), %s at nice 10\n%s", rc, n,
-                  all ? "all" : "not all", output);
-}
-END_TEST
-
 /* The CUDA context the probe's binary keeps open (probe.c) starts and ends while the grading
  * holds the GPU lock, and ends with the grading; CML_HOLD_CONTEXT=0 keeps none. */
 START_TEST(held_context_starts_and_ends_under_the_gpu_lock)
@@ -385,7 +326,6 @@ void batch_lock_add(Suite *s)
     tcase_add_test(tc, grading_waits_for_the_gpu_lock_to_run);
     tcase_add_test(tc, grading_holds_the_gpu_lock_while_its_labs_run);
     tcase_add_test(tc, calibrate_holds_the_gpu_lock_for_its_probe_and_runs);
-    tcase_add_test(tc, calibration_builds_never_yield_gradings_builds_do);
     tcase_add_test(tc, held_context_starts_and_ends_under_the_gpu_lock);
     tcase_add_test(tc, grading_past_its_builds_waits_for_a_place);
     tcase_add_test(tc, a_place_is_kept_until_the_grading_ends);

@@ -1,0 +1,283 @@
+/* The batch's calibration (grader/src/9_class/batch_drift.c, calibrate.c) on the fake
+ * repository, no GPU needed: drift found and regraded, the calibration made beside the first
+ * gradings' builds or first, a batch killed while it calibrates, and its builds' priority.
+ * Part of the batch suite. */
+#include <check.h>
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "batch_fixture.h"
+#include "helpers.h"
+#include "suites.h"
+#include "util.h"
+
+START_TEST(batch_drift_regrades_with_live_reference_runs)
+{
+    char cal[CML_PATH], path[CML_PATH];
+    student("a1", NULL);
+    student("a2", NULL);
+    student("a3", NULL);
+    cml_fmt(cal, sizeof cal, "%s/cal.cal", root);
+    setenv("FAKE_REF_MS", "1", 1); /* the calibration's reference: 1 ms a case */
+    const char *calibrate[] = { "calibrate", "--root", root, "--out", cal, NULL };
+    int crc = cli(calibrate);
+    unsetenv("FAKE_REF_MS"); /* from now on the reference takes 2 ms: the GPU "drifted" */
+    ck_assert_msg(crc == 0, "calibrate: exit %d\n%s", crc, output);
+    const char *args[] = { "batch", "--root", root, "--submissions", sub, "--out", out,
+                           "--gpus", "0", "--per-gpu", "1", "--calibration", cal,
+                           "--check-every", "1", NULL };
+    int rc = cli(args);
+    cml_fmt(path, sizeof path, "%s/students/a1/status.drifted", out);
+    ck_assert_msg(rc == 0 && strstr(output, "drift on GPU 0") && access(path, F_OK) == 0,
+                  "exit %d, no drift found or nothing regraded:\n%s", rc, output);
+    for (int i = 1; i <= 3; i++) {
+        char name[8], rec[CML_PATH];
+        snprintf(name, sizeof name, "a%d", i);
+        cml_student_status st = status_of(name);
+        cml_fmt(rec, sizeof rec, "%s/students/%s/record.json", out, name);
+        char *json = cml_read_text(rec, 1 << 22, NULL);
+        ck_assert_msg(strcmp(st.state, "graded") == 0 && st.score == st.max && json &&
+                      strstr(json, "measured in this grading") && !strstr(json,
+                      "\"source\": \"calibration\""), "%s: %s %g/%g, its reference %s", name,
+                      st.state, st.score, st.max, json && strstr(json, "\"source\": "
+                      "\"calibration\"") ? "from the drifted calibration" : "?");
+        free(json);
+    }
+}
+END_TEST
+
+/* Whether every lab of student `name` in the batch's output had its reference from `source`
+ * ("calibration" or "measured in this grading"). */
+static int reference_from(const char *name, const char *source)
+{
+    char rec[CML_PATH], want[80];
+    cml_fmt(rec, sizeof rec, "%s/students/%s/record.json", out, name);
+    snprintf(want, sizeof want, "\"source\": \"%s\"", source);
+    char *json = cml_read_text(rec, 1 << 22, NULL), *p = json;
+    int n = 0;
+    for (; p && (p = strstr(p, "\"source\": ")); p++)
+        n += strncmp(p, want, strlen(want)) == 0 ? 1 : -100;
+    free(json);
+    return n == 2; /* the fake repository's two labs */
+}
+
+/* Without a calibration the batch makes one beside the first gradings' builds, holding their
+ * places on the GPU meanwhile: the gradings then read it (their records name it), and no run
+ * of theirs meets one of the calibration's (each fake run holds a marker 0.3 s and fails when
+ * another holds it). When it fails, they measure the reference themselves. */
+START_TEST(batch_calibrates_beside_the_first_builds)
+{
+    char excl[64], path[CML_PATH];
+    student("a1", NULL);
+    student("a2", NULL);
+    snprintf(excl, sizeof excl, "/dev/shm/cml-one-run-%d", (int)getpid()); /* the lab reads /dev */
+    FILE *f = fopen(excl, "w");
+    ck_assert(f && fclose(f) == 0);
+    setenv("FAKE_EXCLUSIVE", excl, 1);
+    setenv("CML_BATCH_STAGGER", "0", 1);
+    const char *args[] = { "batch", "--root", root, "--submissions", sub, "--out", out,
+                           "--gpus", "0", NULL };
+    int rc = cli(args);
+    unsetenv("FAKE_EXCLUSIVE");
+    unlink(excl);
+    ck_assert_msg(rc == 0 && strstr(output, "being made on the first GPU") &&
+                  strstr(output, "calibration.cal written") && !strstr(output, "another run"),
+                  "exit %d:\n%s", rc, output);
+    for (int i = 1; i <= 2; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "a%d", i);
+        cml_student_status st = status_of(name);
+        ck_assert_msg(strcmp(st.state, "graded") == 0 && st.score == st.max &&
+                      reference_from(name, "calibration"), "%s: %s %g/%g, its reference "
+                      "not from the calibration", name, st.state, st.score, st.max);
+    }
+    sh("rm -rf %s%s", out, ""); /* again, with a calibration that fails: a reference is missing */
+    cml_fmt(path, sizeof path, "%s/solutions/02_fake/other.cu", root);
+    sh("mv %s %s.away", path, path);
+    rc = cli(args);
+    sh("mv %s.away %s", path, path);
+    unsetenv("CML_BATCH_STAGGER");
+    cml_student_status st = status_of("a1");
+    char log[CML_PATH];
+    cml_fmt(log, sizeof log, "%s/students/a1/grade.log", out);
+    char *text = cml_read_text(log, 1 << 22, NULL);
+    ck_assert_msg(strstr(output, "calibration failed") && strcmp(st.state, "graded") == 0 &&
+                  text && strstr(text, "calibration.cal cannot be used") &&
+                  reference_from("a1", "measured in this grading"), "exit %d, a1 %s, its "
+                  "log:\n%s\nthe batch's:\n%s", rc, st.state, text ? text : "none", output);
+    free(text);
+}
+END_TEST
+
+/* A place already held (a grading of another batch writing into the same folder) is never
+ * waited for by the batch itself: it calibrates first, as before, and grades. */
+START_TEST(batch_calibrates_first_when_a_place_is_held)
+{
+    char hold[2 * CML_PATH + 64];
+    student("a1", NULL);
+    sh("mkdir -p %s%s", out, "");
+    snprintf(hold, sizeof hold, "flock '%s/.gpu-0.lock.place0' sleep 60 & echo $! > '%s/h.pid'",
+             out, root);
+    ck_assert(system(hold) == 0);
+    nanosleep(&(struct timespec){ 0, 300000000 }, NULL);
+    setenv("CML_BATCH_STAGGER", "0", 1);
+    const char *args[] = { "batch", "--root", root, "--submissions", sub, "--out", out,
+                           "--gpus", "0", NULL };
+    double t0 = cml_now();
+    int rc = cli(args);
+    double took = cml_now() - t0;
+    unsetenv("CML_BATCH_STAGGER");
+    sh("kill $(cat %s/h.pid)%s", root, "");
+    cml_student_status st = status_of("a1");
+    ck_assert_msg(rc == 0 && took < 50 && !strstr(output, "being made") &&
+                  strstr(output, "calibration.cal written") && strcmp(st.state, "graded") == 0 &&
+                  reference_from("a1", "calibration"), "exit %d in %.0f s, a1 %s:\n%s", rc,
+                  took, st.state, output);
+}
+END_TEST
+
+/* Processes other than this test's whose command line names the fake root: the batch's
+ * calibration and what it ran. */
+static int left_running(void)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    int n = 0;
+    while (d && (e = readdir(d))) {
+        char path[300], line[8192];
+        if (atoi(e->d_name) <= 0 || atoi(e->d_name) == (int)getpid())
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+        FILE *f = fopen(path, "r");
+        size_t got = f ? fread(line, 1, sizeof line - 1, f) : 0;
+        if (f)
+            fclose(f);
+        for (size_t i = 0; i < got; i++)
+            line[i] = line[i] ? line[i] : ' ';
+        line[got] = '\0';
+        n += strstr(line, root) != NULL;
+    }
+    if (d)
+        closedir(d);
+    return d ? n : -1;
+}
+
+/* A batch killed outright while its calibration runs beside the first builds takes the
+ * calibration and the reference run it started with it (PR_SET_PDEATHSIG, then calibrate's
+ * own signal handler), so that a re-run never meets a calibration left over on the GPU. */
+START_TEST(batch_killed_while_calibrating_leaves_nothing_running)
+{
+    char log[CML_PATH], cal_log[CML_PATH];
+    student("k1", NULL);
+    setenv("FAKE_REF_MODE", "hang", 1); /* the calibration's reference run never ends */
+    cml_fmt(log, sizeof log, "%s/batch.log", root);
+    cml_fmt(cal_log, sizeof cal_log, "%s/calibration.log", out);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen(log, "w", stderr))
+            _exit(126);
+        execl(test_path("build/cml-grade"), "cml-grade", "batch", "--root", root,
+              "--submissions", sub, "--out", out, "--gpus", "0", (char *)NULL);
+        _exit(127);
+    }
+    char *text = NULL;
+    for (int i = 0; i < 600 && !(text && strstr(text, "timed case(s)")); i++) {
+        free(text);
+        nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
+        text = cml_read_text(cal_log, 1 << 20, NULL);
+    }
+    unsetenv("FAKE_REF_MODE");
+    int running = text && strstr(text, "timed case(s)");
+    free(text);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    ck_assert_msg(running, "the calibration's reference run never started");
+    int left = -1;
+    for (int i = 0; i < 100 && (left = left_running()) != 0; i++)
+        nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
+    ck_assert_msg(left == 0, "%d process(es) of the batch outlived it by 10 s", left);
+}
+END_TEST
+
+/* The nice values nvcc ran at in folders under `where`, from FAKE_NVCC_NICE_LOG's lines
+ * ("folder nice"): how many lines, and whether every one had `want` (the probe's build, the
+ * grader's own, is not a lab's). */
+static int nvcc_nice(const char *log, const char *where, int want, int *all)
+{
+    FILE *f = fopen(log, "r");
+    char line[CML_PATH + 32];
+    int n = 0;
+    *all = 1;
+    while (f && fgets(line, sizeof line, f)) {
+        const char *sp = strrchr(line, ' ');
+        if (!strstr(line, where))
+            continue;
+        *all &= sp && atoi(sp + 1) == want;
+        n++;
+    }
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* A batch sets CML_BUILD_NICE=10 so that its gradings' compilers yield to the labs another
+ * grading is timing; its calibration's builds, which every grading waits for and which
+ * nothing timed meets, never yield; a drift check's do, as a grading's. */
+START_TEST(calibration_builds_never_yield_gradings_builds_do)
+{
+    char cal[CML_PATH], log[CML_PATH], cache[CML_PATH];
+    int all;
+    cml_fmt(cal, sizeof cal, "%s/c.cal", root);
+    cml_fmt(log, sizeof log, "%s/nice.log", root);
+    cml_fmt(cache, sizeof cache, "%s/build/cache", root);
+    setenv("CML_BUILD_NICE", "10", 1);
+    setenv("FAKE_NVCC_NICE_LOG", log, 1);
+    const char *args[] = { "calibrate", "--root", root, "--out", cal, NULL };
+    int rc = cli(args);
+    int n = nvcc_nice(log, "/build/calibrate/", 0, &all);
+    ck_assert_msg(rc == 0 && n > 0 && all, "calibrate (exit %d): %d nvcc run(s), %s at nice 0"
+                  "\n%s", rc, n, all ? "all" : "not all", output);
+    unlink(log);
+    sh("rm -rf '%s'%s", cache, ""); /* the check builds its references again */
+    const char *check[] = { "calibrate", "--root", root, "--check", cal, NULL };
+    rc = cli(check);
+    n = nvcc_nice(log, "/build/calibrate/", 10, &all);
+    char *text = cml_read_text(log, 1 << 20, NULL);
+    ck_assert_msg(n > 0 && all, "calibrate --check (exit %d): %d nvcc run(s), %s at nice 10"
+                  "\n%s\n%s", rc, n, all ? "all" : "not all", text, output);
+    free(text);
+    unlink(log);
+    char alice[CML_PATH], dir[CML_PATH];
+    cml_fmt(alice, sizeof alice, "%s/alice", sub);
+    cml_fmt(dir, sizeof dir, "%s/out1", root);
+    student("alice", NULL);
+    const char *grade[] = { "grade", "--root", root, "--submission", alice, "--out", dir,
+                            "--no-color", NULL };
+    rc = cli(grade);
+    n = nvcc_nice(log, "/out1/", 10, &all);
+    unsetenv("FAKE_NVCC_NICE_LOG");
+    unsetenv("CML_BUILD_NICE");
+    ck_assert_msg(n > 0 && all, "a grading (exit %d): %d nvcc run(s), %s at nice 10\n%s", rc, n,
+                  all ? "all" : "not all", output);
+}
+END_TEST
+
+/* Contract in suites.h. */
+void batch_calibration_add(Suite *s)
+{
+    TCase *tc = tcase_create("calibration");
+    tcase_add_checked_fixture(tc, batch_setup, batch_teardown);
+    tcase_set_timeout(tc, 240);
+    tcase_add_test(tc, batch_drift_regrades_with_live_reference_runs);
+    tcase_add_test(tc, batch_calibrates_beside_the_first_builds);
+    tcase_add_test(tc, batch_calibrates_first_when_a_place_is_held);
+    tcase_add_test(tc, batch_killed_while_calibrating_leaves_nothing_running);
+    tcase_add_test(tc, calibration_builds_never_yield_gradings_builds_do);
+    suite_add_tcase(s, tc);
+}
