@@ -271,7 +271,7 @@ END_TEST
 /* Contract in suites.h. */
 void batch_calibration_add(Suite *s)
 {
-    TCase *tc = tcase_create("calibration");
+    TCase *tc = tcase_create("batch calibration");
     tcase_add_checked_fixture(tc, batch_setup, batch_teardown);
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, batch_drift_regrades_with_live_reference_runs);
