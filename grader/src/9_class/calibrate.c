@@ -282,16 +282,6 @@ int cml_cmd_calibrate(int argc, char **argv)
     cml_lab_spec *specs = calloc(CML_MAX_LABS, sizeof *specs);
     cml_calibration *cal = calloc(2, sizeof *cal); /* [0] measured now, [1] the file */
     int n = specs && cal ? pick_labs(&c, root, specs) : -1;
-    /* A batch's calibration is what its every grading waits for, and nothing is timed beside
-     * its builds (the batch holds every place of the GPU until it ends): they never yield the
-     * CPU to the gradings building meanwhile, which CML_BUILD_NICE, set for the whole batch,
-     * would make them do (on an H100's host a cold calibration's 7 builds took 21.7 s beside
-     * three gradings' builds; one grading's 14 alone take 7.7-9.5 s: docs/bench/
-     * 2026-11-28-cold-class). Not yet measured on a GPU with this change. A drift
-     * check's builds (rare: the references are cached) may meet another grading's timed
-     * runs, so they yield as a grading's do. */
-    if (!c.check)
-        unsetenv("CML_BUILD_NICE");
     cml_gpu_hold_path(c.gpu_lock); /* a drift check: the probe and each run hold it */
     rc = n <= 0 ? 2 : probe_gpu(root, &cal[0]);
     if (rc == 0 && c.check && cml_cal_load(c.check, &cal[1], err, sizeof err) < 0) {
