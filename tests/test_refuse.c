@@ -105,6 +105,11 @@ START_TEST(grade_without_gpu_says_only_builds_were_checked_and_exits_2)
                   summary && !gradescope && !junit, "exit %d (want 2), summary.tsv %d (want 1), "
                   "results.json %d, junit.xml %d (want 0); output:\n%s", rc, summary,
                   gradescope, junit, output);
+    /* after the report, not in the middle of it: where both go to one file (make's output,
+     * a log), the report's buffered lines would otherwise come out around the message */
+    const char *score = strstr(output, "Score:"), *said = strstr(output, "no GPU: only");
+    ck_assert_msg(score && said > score, "the message comes before the report's end:\n%s",
+                  output);
 }
 END_TEST
 

@@ -187,6 +187,7 @@ static int cmd_grade(cli *c)
         print_report(g, !c->no_color && isatty(1) && !getenv("NO_COLOR"), timing);
         int full = g->have_gpu && g->max_score > 0 && g->score >= g->max_score - 1e-9;
         rc = full ? 0 : 1;
+        fflush(stdout); /* the report first, where both streams go to one file */
         if (!g->have_gpu) /* not a score of 0: nothing was graded (exit 2, not 1) */
             rc = usage_error("grade", "no GPU: only the builds were checked, nothing was "
                              "graded (%s); grade on a machine with a usable NVIDIA GPU",
