@@ -4,6 +4,7 @@
 #   make labs         every skeleton and solution lab binary (nvcc, warnings are errors)
 #   make clean        make student-bundle [BUNDLE=out.tar.gz]: what students get (STUDENT.md)
 # NVCC=/path/to/nvcc and CUDA_ARCH=90 are honoured (make passes them on to the grader).
+# V=1 prints the grader's compiler commands in full (else one line per file).
 
 ifeq ($(origin CC),default)
 CC := gcc
@@ -26,6 +27,11 @@ LAB_ARCH := $(if $(filter command line environment,$(origin CUDA_ARCH)),sm_$(CUD
               $(if $(GPU_CC),sm_$(GPU_CC),all))
 CFLAGS ?= -O2
 STRICT := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
+# The grader's C files print one short line each ("  CC file"), so that a student's first
+# `make grade` shows what it builds without a hundred compiler command lines before the
+# report; V=1 prints the commands. A compiler's errors and warnings show either way.
+Q := $(if $(filter 1,$(V)),,@)
+say = $(if $(Q),@echo '  $(1) $(2)')
 # grader/src holds one folder per step of the pipeline, in order (docs/ARCHITECTURE.md);
 # every folder is on the include path, so a header is named by its file name alone.
 GRADER_DIRS := grader/src $(patsubst %/,%,$(sort $(wildcard grader/src/*/)))
@@ -68,16 +74,19 @@ TRACE_LIB := $(if $(and $(CUPTI_INC),$(CUPTI_SO)),$(BUILD)/trace/libcml-trace.so
 all: $(BUILD)/cml-grade $(BUILD)/cml-confine $(BUILD)/cml-probe $(TRACE_LIB)
 
 $(BUILD)/cml-grade: $(GRADER_OBJ) | $(BUILD)/cml-confine
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/cml-confine: $(CONFINE_MAIN) $(LIB_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/trace/libcml-trace.so: grader/trace/cml_trace.c
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -Wall -Wextra -Werror $(CFLAGS) -shared -fPIC -I$(CUPTI_INC) -o $@ $< \
+	$(call say,CC,$@)
+	$(Q)$(CC) -std=gnu11 -Wall -Wextra -Werror $(CFLAGS) -shared -fPIC -I$(CUPTI_INC) -o $@ $< \
 	    $(CUPTI_SO) -Wl,-rpath,'$$ORIGIN' -pthread
-	soname=$$(objdump -p $(CUPTI_SO) 2>/dev/null | awk '/SONAME/ {print $$2}'); \
+	$(Q)soname=$$(objdump -p $(CUPTI_SO) 2>/dev/null | awk '/SONAME/ {print $$2}'); \
 	    cp -L $(CUPTI_SO) $(@D)/$${soname:-$$(basename "$$(readlink $(CUPTI_SO))")}
 
 # The library alone, or why there is none (tests/test_build.c).
@@ -86,21 +95,25 @@ trace-lib: $(TRACE_LIB)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(STRICT) $(CFLAGS) -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(STRICT) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests $(CHECK_CFLAGS) $(STRICT) $(CFLAGS) -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) -Itests $(CHECK_CFLAGS) $(STRICT) $(CFLAGS) -c $< -o $@
 
 # -lz: the screenshot test decodes Chromium's PNG (tests/png_decode.c); the grader needs no zlib.
 $(BUILD)/check_tests: $(TEST_OBJ) $(LIB_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS) -lz
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS) -lz
 
 $(BUILD)/fake_lab: tests/fake_lab.c tests/fake_lab_attacks.c tests/fake_lab_attacks.h \
                    tests/fake_lab_lock.c tests/fake_lab_lock.h \
                    common/cml_rand.h
 	@mkdir -p $(@D)
-	$(CC) -Icommon $(STRICT) $(CFLAGS) -o $@ tests/fake_lab.c tests/fake_lab_attacks.c \
+	$(call say,CC,$@)
+	$(Q)$(CC) -Icommon $(STRICT) $(CFLAGS) -o $@ tests/fake_lab.c tests/fake_lab_attacks.c \
 	    tests/fake_lab_lock.c -lm
 
 grade: $(BUILD)/cml-grade $(BUILD)/cml-probe
@@ -132,7 +145,8 @@ COMMON_DEPS := $(wildcard common/*.h common/*.cu common/*.cpp)
 # otherwise builds its own into the cache, with these flags.
 $(BUILD)/cml-probe: common/probe.cu $(COMMON_DEPS)
 	@mkdir -p $(@D)
-	$(NVCC) -O2 -std=c++17 -Icommon -o $@ common/probe.cu
+	$(call say,NVCC,$@)
+	$(Q)$(NVCC) -O2 -std=c++17 -Icommon -o $@ common/probe.cu
 
 LAB_BINS := $(patsubst %/,$(BUILD)/%/lab,$(sort $(wildcard labs/*/ solutions/*/)))
 ifdef LAB
