@@ -116,12 +116,16 @@ $(BUILD)/fake_lab: tests/fake_lab.c tests/fake_lab_attacks.c tests/fake_lab_atta
 	$(Q)$(CC) -Icommon $(STRICT) $(CFLAGS) -o $@ tests/fake_lab.c tests/fake_lab_attacks.c \
 	    tests/fake_lab_lock.c -lm
 
+# make grade's and make bench's options, each value one shell word however it is spelled (no
+# $(strip): it would fold the spaces inside a path)
+LAB_ARG = $(if $(LAB), --lab '$(subst ','\'',$(LAB))')
+SUBMISSION_ARG = $(if $(SUBMISSION), --submission '$(subst ','\'',$(SUBMISSION))')
+
 grade: $(BUILD)/cml-grade $(BUILD)/cml-probe
-	$(BUILD)/cml-grade grade $(if $(LAB),--lab '$(subst ','\'',$(LAB))') \
-	    $(if $(SUBMISSION),--submission '$(subst ','\'',$(SUBMISSION))')
+	$(BUILD)/cml-grade grade$(LAB_ARG)$(SUBMISSION_ARG)
 
 bench: $(BUILD)/cml-grade $(BUILD)/cml-probe
-	$(BUILD)/cml-grade bench $(if $(LAB),--lab '$(subst ','\'',$(LAB))')
+	$(BUILD)/cml-grade bench$(LAB_ARG)
 
 # Check is needed only here: ensure-check.sh installs it (as root, with apt) or says how.
 check:
