@@ -175,9 +175,36 @@ START_TEST(rejects_a_static_constructor)
 }
 END_TEST
 
+/* The line of the staged attack file that holds `text`, as "coalescing.cu:N". */
+static void line_of(const char *text, char *where, size_t len)
+{
+    char path[CML_PATH];
+    cml_fmt(path, sizeof path, "%s/coalescing.cu", attack.dir);
+    char *src = cml_read_text(path, 1u << 22, NULL), *at = src ? strstr(src, text) : NULL;
+    long n = 1;
+    for (const char *p = src; at && p < at; p++)
+        n += *p == '\n';
+    snprintf(where, len, "(coalescing.cu:%ld)", at ? n : 0L);
+    free(src);
+}
+
+/* A global object with a constructor or destructor is named as the source names it, at the
+ * line that declares it, with what to write instead. */
 START_TEST(rejects_a_global_object_with_a_destructor)
 {
-    assert_rejects("runs '_GLOBAL__sub_I_", "(rule: constructors)");
+    static const char *const objects[][2] = {
+        { "'noisyGlobal'", "static Noisy noisyGlobal;" },
+        { "'tally::launches'", "std::map<int, int> launches;" },
+        { "'(anonymous namespace)::ticks'", "Ticks ticks[4];" },
+        { "'banner'", "std::string banner" } };
+    for (size_t i = 0; i < sizeof objects / sizeof objects[0]; i++) {
+        char where[64], want[200];
+        line_of(objects[i][1], where, sizeof where);
+        snprintf(want, sizeof want, "has a global object built before main or destroyed after "
+                 "it: %s %s", objects[i][0], where);
+        assert_rejects(want, "Make it a function-local static in the function that uses it, "
+                       "or constexpr (rule: constructors)");
+    }
 }
 END_TEST
 

@@ -181,7 +181,7 @@ static void check_object(lr_ctx *c, int k, const char *dir, const char *keep_dir
         else if (t == 'u' || t == 'i' || (t >= 'A' && t <= 'Z' && t != 'N'))
             check_define(c, o, o->syms[i].name, t);
     }
-    lr_check_outside_main(c, o);
+    lr_check_outside_main(c, o, dir, keep_dir, cu);
     lr_check_instructions(c, o);
     lr_check_asm_source(c, dir, keep_dir, cu);
     free(c->ptx);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lex.h"
 #include "util.h"
@@ -81,43 +82,73 @@ static void check_line_directives(lr_ctx *c, const char *dir, const char *cu)
     free(text);
 }
 
-/* Contract in linkrules_int.h. nvcc's host translation holds no comments of the student's;
- * its literals are blanked so that "asm" in a string is not a statement. */
-void lr_check_asm_source(lr_ctx *c, const char *dir, const char *keep_dir, const char *cu)
+/* Contract in linkrules_int.h. */
+int lr_host_lines(const char *path, const char *cu, lr_host_line_fn fn, void *arg)
 {
-    char path[CML_PATH], file[CML_PATH] = "";
-    if (cml_fmt(path, sizeof path, "%s/%s/%.*s.cudafe1.cpp", dir, keep_dir,
-                (int)(strlen(cu) - 3), cu) < 0)
-        return;
     char *text = cml_read_text(path, (size_t)256 << 20, NULL);
-    if (!text) {
-        lr_note(c, "link rules: %s.cudafe1.cpp not found: asm statements in host code were "
-                "checked only by their instructions", cu);
-        return;
-    }
-    check_line_directives(c, dir, cu);
-    char *plain = strdup(text);
+    if (!text)
+        return -1;
+    char *plain = strdup(text), file[CML_PATH] = "";
     if (plain)
         cml_blank_code(plain, CML_BLANK_COMMENTS | CML_BLANK_LITERALS);
     long lineno = 0;
-    int skip = 0; /* depth inside #if 0: device function bodies */
-    for (char *l = text, *b = plain; plain && *l; ) {
+    int skip = 0, done = 0; /* skip: depth inside #if 0 (device function bodies) */
+    for (char *l = text, *b = plain; plain && *l && !done; ) {
         size_t n = strcspn(l, "\n");
         char end = l[n];
         l[n] = b[n] = '\0';
         lineno++;
-        const char *a = NULL;
         if (l[0] == '#' && !cml_line_marker(l, &lineno, file, sizeof file)) {
             skip += strncmp(l, "#if", 3) == 0 && (skip || strcmp(l, "#if 0") == 0);
             skip -= skip && strncmp(l, "#endif", 6) == 0;
-        } else if (l[0] != '#' && !skip && strcmp(file, cu) == 0 && (a = find_asm(b))) {
-            lr_say(c, "host code at %s:%ld uses inline assembly ('%.60s'): only device code "
-                   "may; move it into a __device__ function or drop it (rule: asm)", file,
-                   lineno, l + (a - b));
+        } else if (l[0] != '#' && !skip && strcmp(file, cu) == 0) {
+            done = fn(arg, lineno, l, b);
         }
         l += n + (end != '\0');
         b += n + (end != '\0');
     }
     free(plain);
     free(text);
+    return 0;
+}
+
+typedef struct {
+    lr_ctx *c;
+    const char *cu;
+} asm_scan;
+
+static int say_asm(void *arg, long lineno, const char *line, const char *blanked)
+{
+    const asm_scan *a = arg;
+    const char *at = find_asm(blanked);
+    if (at)
+        lr_say(a->c, "host code at %s:%ld uses inline assembly ('%.60s'): only device code "
+               "may; move it into a __device__ function or drop it (rule: asm)", a->cu, lineno,
+               line + (at - blanked));
+    return 0;
+}
+
+/* Contract in linkrules_int.h. nvcc's host translation holds no comments of the student's;
+ * its literals are blanked so that "asm" in a string is not a statement. */
+void lr_check_asm_source(lr_ctx *c, const char *dir, const char *keep_dir, const char *cu)
+{
+    char path[CML_PATH];
+    if (lr_host_translation(dir, keep_dir, cu, path, sizeof path) < 0)
+        return;
+    asm_scan a = { c, cu };
+    if (access(path, R_OK) != 0) {
+        lr_note(c, "link rules: %s.cudafe1.cpp not found: asm statements in host code were "
+                "checked only by their instructions", cu);
+        return;
+    }
+    check_line_directives(c, dir, cu);
+    lr_host_lines(path, cu, say_asm, &a);
+}
+
+/* Contract in linkrules_int.h. */
+int lr_host_translation(const char *dir, const char *keep_dir, const char *cu, char *path,
+                        size_t len)
+{
+    return cml_fmt(path, len, "%s/%s/%.*s.cudafe1.cpp", dir, keep_dir, (int)(strlen(cu) - 3),
+                   cu);
 }

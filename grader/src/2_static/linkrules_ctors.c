@@ -60,14 +60,11 @@ static int reaches_only_by_relocation(const lr_object *o, const lr_func *f)
  * reaches_only_by_relocation, so every call the function makes is one of these references. */
 static int library_initializer(const lr_ctx *c, const lr_object *o, const char *fn)
 {
-    const lr_func *f = NULL;
+    const lr_func *f = lr_func_named(o, fn);
     int seen = 0;
-    for (int i = 0; i < o->nfuncs && !f; i++)
-        f = strcmp(o->funcs[i].name, fn) == 0 ? &o->funcs[i] : NULL;
     for (int i = 0; f && i < o->nrels; i++) {
         const lr_reloc *rel = &o->rels[i];
-        if (strcmp(rel->section, f->section) != 0 || rel->offset < f->value ||
-            rel->offset >= f->value + f->size)
+        if (!lr_rel_in(rel, f))
             continue;
         const char *name = rel->target;
         const lr_func *d = NULL;
@@ -82,8 +79,10 @@ static int library_initializer(const lr_ctx *c, const lr_object *o, const char *
     return seen > 0 && reaches_only_by_relocation(o, f);
 }
 
-/* Contract in linkrules_int.h. */
-void lr_check_outside_main(lr_ctx *c, const lr_object *o)
+/* Contract in linkrules_int.h. A student's global object is named with its line and what to
+ * write instead; any other code the tables run is named by its symbol. */
+void lr_check_outside_main(lr_ctx *c, const lr_object *o, const char *dir, const char *keep_dir,
+                           const char *cu)
 {
     static const char *const TABLES[] = { ".init_array*", ".fini_array*", ".preinit_array*",
                                           ".ctors*", ".dtors*", NULL };
@@ -93,10 +92,11 @@ void lr_check_outside_main(lr_ctx *c, const lr_object *o)
             const char *fn = lr_rel_target(o, rel, 0); /* exactly there, no operand's -4 */
             fn = fn ? fn : rel->target;
             if (!cml_link_match(c->r, CML_LINK_REGISTRAR, fn, NULL) &&
-                !library_initializer(c, o, fn))
+                !library_initializer(c, o, fn) && lr_say_globals(c, o, fn, dir, keep_dir, cu) == 0)
                 lr_say(c, "runs '%s' before or after main (from %s): a student file may have "
                        "no static constructors, no global objects with constructors or "
-                       "destructors, no exit handlers (rule: constructors)", fn, rel->section);
+                       "destructors, no exit handlers; call that code from the function that "
+                       "needs it (rule: constructors)", fn, rel->section);
         } else if (cml_link_match(c->r, CML_LINK_HOOK, rel->target, NULL)) {
             const lr_func *f = lr_func_at(o, rel->section, rel->offset);
             if (!f || !cml_link_match(c->r, CML_LINK_REGISTRAR, f->name, NULL))

@@ -48,13 +48,30 @@ void lr_note(lr_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3
 /* Whether sym matches one of the NULL-ended fnmatch patterns. */
 int lr_glob_any(const char *sym, const char *const *patterns);
 
-/* linkrules_ctors.c: the constructors rule on o: what .init_array & co. run, who registers an
- * exit hook. */
-void lr_check_outside_main(lr_ctx *c, const lr_object *o);
+/* linkrules_ctors.c: the constructors rule on o (built from cu in dir, nvcc's kept files in
+ * keep_dir): what .init_array & co. run, who registers an exit hook. */
+void lr_check_outside_main(lr_ctx *c, const lr_object *o, const char *dir, const char *keep_dir,
+                           const char *cu);
+
+/* linkrules_globals.c: for a function fn of o that an init table runs, one constructors-rule
+ * line per global object of the student's it builds or registers, by its name in the source
+ * and its line there; how many were said (0: none found, the caller says what fn is). */
+int lr_say_globals(lr_ctx *c, const lr_object *o, const char *fn, const char *dir,
+                   const char *keep_dir, const char *cu);
 
 /* linkrules_asm.c: system-call instructions in o's host code; asm statements in the host-side
  * translation <dir>/<keep_dir>/<base of cu>.cudafe1.cpp. */
 void lr_check_instructions(lr_ctx *c, const lr_object *o);
 void lr_check_asm_source(lr_ctx *c, const char *dir, const char *keep_dir, const char *cu);
+
+/* nvcc's host-side translation of cu (<dir>/<keep_dir>/<base>.cudafe1.cpp) into path. */
+int lr_host_translation(const char *dir, const char *keep_dir, const char *cu, char *path,
+                        size_t len);
+/* Calls fn on each line of the host translation at path that comes from cu itself (line
+ * markers; not inside `#if 0`, where nvcc puts device function bodies): its line number in cu,
+ * the line, and the line with comments and literals blanked. A nonzero return stops. -1 when
+ * the file cannot be read. */
+typedef int (*lr_host_line_fn)(void *arg, long lineno, const char *line, const char *blanked);
+int lr_host_lines(const char *path, const char *cu, lr_host_line_fn fn, void *arg);
 
 #endif /* CML_LINKRULES_INT_H */

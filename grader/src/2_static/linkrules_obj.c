@@ -200,6 +200,22 @@ int lr_references(const lr_object *o, const char *name)
 }
 
 /* Contract in linkrules_obj.h. */
+const lr_func *lr_func_named(const lr_object *o, const char *name)
+{
+    for (int i = 0; i < o->nfuncs; i++)
+        if (strcmp(o->funcs[i].name, name) == 0)
+            return &o->funcs[i];
+    return NULL;
+}
+
+/* Contract in linkrules_obj.h. */
+int lr_rel_in(const lr_reloc *r, const lr_func *f)
+{
+    return strcmp(r->section, f->section) == 0 && r->offset >= f->value &&
+           r->offset < f->value + f->size;
+}
+
+/* Contract in linkrules_obj.h. */
 const lr_func *lr_func_at(const lr_object *o, const char *section, uint64_t offset)
 {
     for (int i = 0; i < o->nfuncs; i++) {

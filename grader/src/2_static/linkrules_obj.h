@@ -50,6 +50,11 @@ void lr_object_free(lr_object *o);
 int lr_defines(const lr_object *o, const char *name, char *type);
 int lr_references(const lr_object *o, const char *name);
 
+/* The function of o named name; NULL when o has none. */
+const lr_func *lr_func_named(const lr_object *o, const char *name);
+/* Whether relocation r sits in f's code. */
+int lr_rel_in(const lr_reloc *r, const lr_func *f);
+
 /* The function of o whose code holds section+offset; NULL when none does. */
 const lr_func *lr_func_at(const lr_object *o, const char *section, uint64_t offset);
 

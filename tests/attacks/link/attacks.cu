@@ -38,6 +38,18 @@ struct Noisy {
     ~Noisy() { puts("late"); }
 };
 static Noisy noisyGlobal;
+// the same rule for objects an honest file might keep at file scope: its message names each by
+// its source name and line (a namespace, an anonymous one, std::string's ABI tag)
+#include <map>
+#include <string>
+namespace tally {
+std::map<int, int> launches;
+}
+namespace {
+struct Ticks { Ticks() : t(1) {} int t; };
+Ticks ticks[4];
+}
+std::string banner = "lab 01";
 
 // constructors: an exit handler registered from ordinary code
 static void onExit() { puts("bye"); }
