@@ -82,11 +82,13 @@ static void source_name(global_obj *g)
     }
 }
 
-/* Adds data symbol name to g (n so far) unless it is the runtime's or already there. */
+/* Adds data symbol name to g (n so far) unless it is the implementation's (a guard variable,
+ * <iostream>'s object, __dso_handle, nvcc's __cudaFatCubinHandle: a name that starts with two
+ * underscores is reserved to it) or already there. */
 static int add(const lr_ctx *c, global_obj *g, int n, const char *name)
 {
-    if (!name || n >= MAX_GLOBALS || strncmp(name, "_ZGV", 4) == 0 || /* a guard variable */
-        cml_link_match(c->r, CML_LINK_INITIALIZER, name, NULL))   /* <iostream>'s, __dso_handle */
+    if (!name || n >= MAX_GLOBALS || strncmp(name, "_ZGV", 4) == 0 ||
+        cml_link_match(c->r, CML_LINK_INITIALIZER, name, NULL))
         return n;
     for (int i = 0; i < n; i++)
         if (strcmp(g[i].mangled, name) == 0)
@@ -94,7 +96,7 @@ static int add(const lr_ctx *c, global_obj *g, int n, const char *name)
     memset(&g[n], 0, sizeof g[n]);
     snprintf(g[n].mangled, sizeof g[n].mangled, "%s", name);
     source_name(&g[n]);
-    return n + 1;
+    return strncmp(g[n].ident, "__", 2) == 0 ? n : n + 1;
 }
 
 /* The data of o that function fn refers to (a datum at a section-relative place, or a data
@@ -160,7 +162,9 @@ int lr_say_globals(lr_ctx *c, const lr_object *o, const char *fn, const char *di
 {
     global_obj g[MAX_GLOBALS];
     char path[CML_PATH], where[CML_PATH + 32];
-    int n = collect(c, o, fn, g, 0, 0);
+    /* only the compiler's initializer builds objects: a constructor function of the student's
+     * (`__attribute__((constructor))`) is itself what runs, whatever data it touches */
+    int n = strncmp(fn, "_GLOBAL__sub_I_", 15) == 0 ? collect(c, o, fn, g, 0, 0) : 0;
     line_search s = { g, n };
     if (n && lr_host_translation(dir, keep_dir, cu, path, sizeof path) == 0)
         lr_host_lines(path, cu, find_lines, &s);
