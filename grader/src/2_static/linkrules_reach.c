@@ -82,11 +82,70 @@ void lr_reachers(const lr_ctx *c, char (*origins)[256], int norigins, char *buf,
         }
 }
 
+#define MAX_NAMES 8
+
+/* Whether s[0..n) could be a mangled C++ name as nm prints it. */
+static int mangled(const char *s, size_t n)
+{
+    return n > 2 && n < 256 && strncmp(s, "_Z", 2) == 0 && strspn(s, "abcdefghijklmnopqrstuvwxyz"
+           "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$") == n;
+}
+
+/* Each quoted mangled name in line ('_Z8cml_seedv') written as the source spells it, the symbol
+ * after it ('cml_seed()' (_Z8cml_seedv)), by c++filt (binutils, beside nm and objdump;
+ * $CML_CXXFILT): the student reads std::chrono::system_clock::now(), not _ZNSt6chrono... A name
+ * c++filt leaves as it is, or no c++filt, leaves the line as it was. */
+static void readable_names(char *line, size_t len)
+{
+    const char *at[MAX_NAMES];
+    size_t nlen[MAX_NAMES];
+    char *argv[MAX_NAMES + 2], tool[CML_PATH], *names[MAX_NAMES] = { 0 };
+    int n = 0;
+    for (const char *q = strchr(line, '\''); q && n < MAX_NAMES; q = strchr(q + 1, '\'')) {
+        const char *e = strchr(q + 1, '\'');
+        if (e && mangled(q + 1, (size_t)(e - q - 1))) {
+            at[n] = q + 1, nlen[n] = (size_t)(e - q - 1);
+            names[n] = strndup(q + 1, nlen[n]);
+            argv[1 + n] = names[n];
+            n += names[n] != NULL;
+            q = e;
+        }
+    }
+    if (n == 0 || cml_find_tool("CML_CXXFILT", "c++filt", tool, sizeof tool) < 0) {
+        for (int i = 0; i < n; i++)
+            free(names[i]);
+        return;
+    }
+    argv[0] = tool, argv[1 + n] = NULL;
+    cml_proc_result r;
+    cml_run(argv, NULL, NULL, -1, 10.0, 1u << 16, &r);
+    char out[1024];
+    size_t used = 0;
+    const char *from = line, *d = r.exited && r.exit_code == 0 ? r.output : NULL;
+    for (int i = 0; i < n; i++) {
+        size_t dl = d ? strcspn(d, "\n") : 0;
+        int differs = d && dl && (dl != nlen[i] || strncmp(d, at[i], dl) != 0);
+        if (differs && used < sizeof out)
+            used += (size_t)snprintf(out + used, sizeof out - used, "%.*s%.*s' (%.*s)",
+                                     (int)(at[i] - from), from, (int)dl, d, (int)nlen[i], at[i]);
+        if (differs)
+            from = at[i] + nlen[i] + 1; /* past the name's closing quote */
+        d = d && d[dl] ? d + dl + 1 : NULL;
+        free(names[i]);
+    }
+    if (from != line && used < sizeof out) {
+        snprintf(out + used, sizeof out - used, "%s", from);
+        snprintf(line, len, "%s", out);
+    }
+    cml_proc_result_free(&r);
+}
+
 /* One violation line into the log (the first LR_MAX_LINES of them) and into line. */
 static void say(lr_ctx *c, char *line, size_t len, const char *fmt, va_list ap)
 {
     int n = snprintf(line, len, "link rule: %s ", c->obj);
     vsnprintf(line + n, len - (size_t)n, fmt, ap);
+    readable_names(line, len);
     if (c->nsaid++ < LR_MAX_LINES)
         cml_appendf(&c->log, &c->len, "%s\n", line);
 }
