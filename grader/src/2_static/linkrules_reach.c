@@ -145,7 +145,8 @@ static void say(lr_ctx *c, char *line, size_t len, const char *fmt, va_list ap)
 {
     int n = snprintf(line, len, "link rule: %s ", c->obj);
     vsnprintf(line + n, len - (size_t)n, fmt, ap);
-    readable_names(line, len);
+    if (c->nsaid < LR_MAX_LINES) /* a c++filt run per line shown: a flood costs no more */
+        readable_names(line, len);
     if (c->nsaid++ < LR_MAX_LINES)
         cml_appendf(&c->log, &c->len, "%s\n", line);
 }
