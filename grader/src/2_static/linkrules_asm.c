@@ -142,7 +142,9 @@ void lr_check_asm_source(lr_ctx *c, const char *dir, const char *keep_dir, const
         return;
     }
     check_line_directives(c, dir, cu);
-    lr_host_lines(path, cu, say_asm, &a);
+    if (lr_host_lines(path, cu, say_asm, &a) < 0) /* over the cap, or no memory */
+        lr_note(c, "link rules: %s.cudafe1.cpp could not be read: asm statements in host code "
+                "were checked only by their instructions", cu);
 }
 
 /* Contract in linkrules_int.h. */
