@@ -2,8 +2,8 @@
  * whose constructor or destructor does work (`static std::vector<int> cache;` at file scope).
  * The initializer the compiler writes for the file (`_GLOBAL__sub_I_<file>`) builds each such
  * object and registers its destructor, so its relocations to the object file's data name the
- * objects; their names are demangled back to the source's, and nvcc's host translation (line
- * markers) gives the line where each is first written in the student's file. */
+ * objects; lr_demangle gives their names back as the source spells them, and nvcc's host
+ * translation (line markers) the line where each is first written in the student's file. */
 #include "linkrules_int.h"
 
 #include <ctype.h>
@@ -13,7 +13,7 @@
 
 #include "util.h"
 
-#define MAX_GLOBALS 8
+#define MAX_GLOBALS LR_MAX_DEMANGLE
 
 typedef struct {
     char mangled[256];
@@ -22,72 +22,25 @@ typedef struct {
     long line;       /* in cu; 0 when not found */
 } global_obj;
 
-/* One <length><identifier> of a mangled name at *p into out (capped), and the ABI tags after
- * it (`B5cxx11`, which std::string gives a name), skipped; 0 when none is there. */
-static int source_id(const char **p, char *out, size_t len)
+/* Whether a data symbol is the implementation's: a source name that starts with two
+ * underscores (nvcc's __cudaFatCubinHandle, `_ZL20__cudaFatCubinHandle` mangled) is reserved
+ * to it. Read on the symbol, so that it holds without c++filt too. */
+static int reserved(const char *name)
 {
-    char *end;
-    long n = strtol(*p, &end, 10);
-    if (!isdigit((unsigned char)**p) || n <= 0 || (long)strlen(end) < n)
-        return 0;
-    snprintf(out, len, "%.*s", (int)n, end);
-    *p = end + n;
-    char tag[64];
-    while (**p == 'B' && isdigit((unsigned char)(*p)[1])) {
-        (*p)++;
-        if (!source_id(p, tag, sizeof tag))
-            return 0;
-    }
-    return 1;
-}
-
-/* Whether id names an anonymous namespace (GCC: _GLOBAL__N_1; nvcc's front end:
- * _GLOBAL__N__<hash>_<file>_<hash>). */
-static int anonymous(const char *id)
-{
-    return strncmp(id, "_GLOBAL__N", 10) == 0;
-}
-
-/* The source name of a data symbol: `_ZL5cache` and `_ZN2ns5cacheE` (`L` for internal
- * linkage, an anonymous namespace shown as such); an unmangled name is itself; anything
- * else (a template's static member) is shown as mangled. */
-static void source_name(global_obj *g)
-{
-    const char *p = g->mangled;
-    char id[128];
-    snprintf(g->shown, sizeof g->shown, "%s", p);
-    snprintf(g->ident, sizeof g->ident, "%s", p);
-    if (strncmp(p, "_Z", 2) != 0)
-        return;
-    p += 2;
-    p += *p == 'L';
-    if (*p != 'N') {
-        if (source_id(&p, id, sizeof id) && *p == '\0')
-            snprintf(g->shown, sizeof g->shown, "%s", id), snprintf(g->ident, sizeof g->ident,
-                                                                  "%s", id);
-        return;
-    }
-    char shown[256] = "";
-    for (p++; *p && *p != 'E';) {
-        p += *p == 'L';
-        if (!source_id(&p, id, sizeof id))
-            return; /* not a plain nested name: keep it mangled */
-        size_t have = strlen(shown);
-        snprintf(shown + have, sizeof shown - have, "%s%s", have ? "::" : "",
-                 anonymous(id) ? "(anonymous namespace)" : id);
-    }
-    if (*p == 'E' && p[1] == '\0' && !anonymous(id)) {
-        snprintf(g->shown, sizeof g->shown, "%s", shown);
-        snprintf(g->ident, sizeof g->ident, "%s", id);
-    }
+    if (strncmp(name, "__", 2) == 0)
+        return 1;
+    for (const char *p = strstr(name, "__"); strncmp(name, "_Z", 2) == 0 && p;
+         p = strstr(p + 1, "__"))
+        if (isdigit((unsigned char)p[-1]))
+            return 1;
+    return 0;
 }
 
 /* Adds data symbol name to g (n so far) unless it is the implementation's (a guard variable,
- * <iostream>'s object, __dso_handle, nvcc's __cudaFatCubinHandle: a name that starts with two
- * underscores is reserved to it) or already there. */
+ * <iostream>'s object, __dso_handle, a reserved name) or already there. */
 static int add(const lr_ctx *c, global_obj *g, int n, const char *name)
 {
-    if (!name || n >= MAX_GLOBALS || strncmp(name, "_ZGV", 4) == 0 ||
+    if (!name || n >= MAX_GLOBALS || strncmp(name, "_ZGV", 4) == 0 || reserved(name) ||
         cml_link_match(c->r, CML_LINK_INITIALIZER, name, NULL))
         return n;
     for (int i = 0; i < n; i++)
@@ -95,8 +48,30 @@ static int add(const lr_ctx *c, global_obj *g, int n, const char *name)
             return n;
     memset(&g[n], 0, sizeof g[n]);
     snprintf(g[n].mangled, sizeof g[n].mangled, "%s", name);
-    source_name(&g[n]);
-    return strncmp(g[n].ident, "__", 2) == 0 ? n : n + 1;
+    return n + 1;
+}
+
+/* g's names as the source spells them: c++filt's, less its ABI tags (`banner[abi:cxx11]`),
+ * and the last component of it for the line search (`tally::launches`: `launches`). */
+static void source_names(global_obj *g, int n)
+{
+    char *names[MAX_GLOBALS] = { 0 }, shown[MAX_GLOBALS][256];
+    for (int i = 0; i < n; i++)
+        names[i] = g[i].mangled;
+    lr_demangle(names, n, shown);
+    for (int i = 0; i < n; i++) {
+        size_t k = 0;
+        for (const char *p = shown[i]; *p && k < sizeof g[i].shown - 1;)
+            if (strncmp(p, "[abi:", 5) == 0)
+                p += strcspn(p, "]") + (p[strcspn(p, "]")] == ']');
+            else
+                g[i].shown[k++] = *p++;
+        g[i].shown[k] = '\0';
+        const char *last = g[i].shown;
+        for (const char *p = strstr(last, "::"); p; p = strstr(p + 2, "::"))
+            last = p + 2;
+        snprintf(g[i].ident, sizeof g[i].ident, "%s", last);
+    }
 }
 
 /* The data of o that function fn refers to (a datum at a section-relative place, or a data
@@ -165,6 +140,7 @@ int lr_say_globals(lr_ctx *c, const lr_object *o, const char *fn, const char *di
     /* only the compiler's initializer builds objects: a constructor function of the student's
      * (`__attribute__((constructor))`) is itself what runs, whatever data it touches */
     int n = strncmp(fn, "_GLOBAL__sub_I_", 15) == 0 ? collect(c, o, fn, g, 0, 0) : 0;
+    source_names(g, n);
     line_search s = { g, n };
     if (n && lr_host_translation(dir, keep_dir, cu, path, sizeof path) == 0)
         lr_host_lines(path, cu, find_lines, &s);

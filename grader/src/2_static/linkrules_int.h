@@ -42,6 +42,11 @@ void lr_edit(lr_ctx *c, const char *option, const char *sym);
 /* linkrules_reach.c: the API functions (link_api names, space-separated, each once) whose
  * code reaches one of the functions `origins`, along c->calls; "" when none does. */
 void lr_reachers(const lr_ctx *c, char (*origins)[256], int norigins, char *buf, size_t len);
+/* linkrules_reach.c: names[0..n) (n <= LR_MAX_DEMANGLE) as the source spells them, by one
+ * c++filt run (binutils, beside nm and objdump; $CML_CXXFILT): `_ZN5tally8launchesE` ->
+ * `tally::launches`; a name it leaves alone, or no c++filt, is copied as it is. */
+#define LR_MAX_DEMANGLE 16
+void lr_demangle(char *const *names, int n, char (*out)[256]);
 /* One note line (not a violation). */
 void lr_note(lr_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -91,53 +91,63 @@ static int mangled(const char *s, size_t n)
            "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$") == n;
 }
 
+/* Contract in linkrules_int.h. */
+void lr_demangle(char *const *names, int n, char (*out)[256])
+{
+    char *argv[LR_MAX_DEMANGLE + 2], tool[CML_PATH];
+    n = n < LR_MAX_DEMANGLE ? n : LR_MAX_DEMANGLE;
+    for (int i = 0; i < n; i++)
+        snprintf(out[i], sizeof out[i], "%s", names[i]), argv[1 + i] = names[i];
+    if (n == 0 || cml_find_tool("CML_CXXFILT", "c++filt", tool, sizeof tool) < 0)
+        return;
+    argv[0] = tool, argv[1 + n] = NULL;
+    cml_proc_result r;
+    cml_run(argv, NULL, NULL, -1, 10.0, 1u << 16, &r);
+    const char *d = r.exited && r.exit_code == 0 ? r.output : NULL;
+    for (int i = 0; i < n && d && *d; i++) { /* one line per name, in order */
+        size_t dl = strcspn(d, "\n");
+        if (dl && dl < sizeof out[i])
+            snprintf(out[i], sizeof out[i], "%.*s", (int)dl, d);
+        d += dl + (d[dl] == '\n');
+    }
+    cml_proc_result_free(&r);
+}
+
 /* Each quoted mangled name in line ('_Z8cml_seedv') written as the source spells it, the symbol
- * after it ('cml_seed()' (_Z8cml_seedv)), by c++filt (binutils, beside nm and objdump;
- * $CML_CXXFILT): the student reads std::chrono::system_clock::now(), not _ZNSt6chrono... A name
- * c++filt leaves as it is, or no c++filt, leaves the line as it was. */
+ * after it ('cml_seed()' (_Z8cml_seedv)), by lr_demangle: the student reads
+ * std::chrono::system_clock::now(), not _ZNSt6chrono... A name c++filt leaves as it is, or no
+ * c++filt, leaves the line as it was. */
 static void readable_names(char *line, size_t len)
 {
     const char *at[MAX_NAMES];
     size_t nlen[MAX_NAMES];
-    char *argv[MAX_NAMES + 2], tool[CML_PATH], *names[MAX_NAMES] = { 0 };
+    char *names[MAX_NAMES] = { 0 }, shown[MAX_NAMES][256];
     int n = 0;
     for (const char *q = strchr(line, '\''); q && n < MAX_NAMES; q = strchr(q + 1, '\'')) {
         const char *e = strchr(q + 1, '\'');
         if (e && mangled(q + 1, (size_t)(e - q - 1))) {
             at[n] = q + 1, nlen[n] = (size_t)(e - q - 1);
             names[n] = strndup(q + 1, nlen[n]);
-            argv[1 + n] = names[n];
             n += names[n] != NULL;
             q = e;
         }
     }
-    if (n == 0 || cml_find_tool("CML_CXXFILT", "c++filt", tool, sizeof tool) < 0) {
-        for (int i = 0; i < n; i++)
-            free(names[i]);
-        return;
-    }
-    argv[0] = tool, argv[1 + n] = NULL;
-    cml_proc_result r;
-    cml_run(argv, NULL, NULL, -1, 10.0, 1u << 16, &r);
+    lr_demangle(names, n, shown);
     char out[1024];
     size_t used = 0;
-    const char *from = line, *d = r.exited && r.exit_code == 0 ? r.output : NULL;
+    const char *from = line;
     for (int i = 0; i < n; i++) {
-        size_t dl = d ? strcspn(d, "\n") : 0;
-        int differs = d && dl && (dl != nlen[i] || strncmp(d, at[i], dl) != 0);
-        if (differs && used < sizeof out)
-            used += (size_t)snprintf(out + used, sizeof out - used, "%.*s%.*s' (%.*s)",
-                                     (int)(at[i] - from), from, (int)dl, d, (int)nlen[i], at[i]);
-        if (differs)
+        if (strcmp(shown[i], names[i]) != 0 && used < sizeof out) {
+            used += (size_t)snprintf(out + used, sizeof out - used, "%.*s%s' (%s)",
+                                     (int)(at[i] - from), from, shown[i], names[i]);
             from = at[i] + nlen[i] + 1; /* past the name's closing quote */
-        d = d && d[dl] ? d + dl + 1 : NULL;
+        }
         free(names[i]);
     }
     if (from != line && used < sizeof out) {
         snprintf(out + used, sizeof out - used, "%s", from);
         snprintf(line, len, "%s", out);
     }
-    cml_proc_result_free(&r);
 }
 
 /* One violation line into the log (the first LR_MAX_LINES of them) and into line. */
