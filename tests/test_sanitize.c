@@ -70,7 +70,7 @@ static void teardown(void)
     cml_rmtree(tools);
     const char *vars[] = { "CML_SANITIZER", "FAKE_CS_LOG", "FAKE_CS", "FAKE_CS_TASK",
                            "FAKE_CS_SLEEP", "FAKE_MODE", "FAKE_TASK", "CML_SANITIZE_JOBS",
-                           "CML_SANITIZE_ONLY_NEEDED", "CML_NCU" };
+                           "CML_SANITIZE_ONLY_NEEDED" };
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
         unsetenv(vars[i]);
 }
@@ -319,53 +319,6 @@ START_TEST(sanitizer_jobs_run_concurrently)
 }
 END_TEST
 
-/* The fake ncu: logs its start as the fake tool does, and fails (each task is then profiled
- * again alone, after the phase). */
-static const char NCU_LOG[] =
-    "#!/bin/sh\necho \"$(date +%s.%N) ncu $*\" >> \"$FAKE_CS_LOG\"\nexit 1\n";
-
-/* The seconds of the first line of runs() that does (ncu) or does not name ncu. */
-static double first_run(const char *text, int ncu)
-{
-    double first = 1e18;
-    for (const char *l = text; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
-        char *end;
-        double t = strtod(l, &end);
-        if (end != l && (strncmp(end, " ncu ", 5) == 0) == ncu && t < first)
-            first = t;
-    }
-    return first;
-}
-
-/* The technique phase's shared ncu runs are made while the sanitizers run, not after them:
- * with lab 01's 1.1 and 1.2 checked by ncu and every tool run taking 2 s, the first ncu run
- * (their shared one) starts within the first second of the tools. */
-START_TEST(technique_runs_go_beside_the_tools)
-{
-    char path[CML_PATH], ncu[CML_PATH];
-    cml_fmt(path, sizeof path, "%s/grader/specs/01_fake.spec", root);
-    char *spec = cml_read_text(path, 1 << 16, NULL), *with = malloc(1 << 17);
-    ck_assert_ptr_nonnull(spec);
-    const char *check = "ncu copy m.sum 0 no conflicts\ntechnique 1\n";
-    char *gather = strstr(spec, "task 1.3"), *transpose = strstr(spec, "task 1.2");
-    ck_assert(gather && transpose);
-    snprintf(with, 1 << 17, "%.*s%s%.*s%s%s", (int)(transpose - spec), spec, check,
-             (int)(gather - transpose), transpose, check, gather);
-    test_write(path, with);
-    free(spec);
-    free(with);
-    test_fake_tool(tools, "ncu", NCU_LOG, ncu);
-    setenv("CML_NCU", ncu, 1);
-    setenv("FAKE_CS_SLEEP", "2", 1);
-    grade(NULL);
-    char *log = runs();
-    double tools_start = first_run(log, 0), ncu_start = first_run(log, 1);
-    ck_assert_msg(tools_start < 1e18 && ncu_start < tools_start + 1, "%s", log);
-    free(log);
-    ck_assert_str_eq(cml_status_name(task(0, "1.1")->status), "passed"); /* ncu not checked */
-}
-END_TEST
-
 /* The progress stream with each line's time: the last "[lab] task ..." line comes after that
  * lab's last run ended. */
 static double last_task_line;
@@ -472,7 +425,6 @@ TCase *sanitize_grading_tcase(void)
     tcase_add_test(tc, wrong_task_gets_no_sanitizer_run);
     tcase_add_test(tc, spec_turns_sanitizers_off_for_a_task);
     tcase_add_test(tc, sanitizer_jobs_run_concurrently);
-    tcase_add_test(tc, technique_runs_go_beside_the_tools);
     tcase_add_test(tc, racecheck_jobs_start_first);
     tcase_add_test(tc, tools_with_nothing_to_check_pass_without_a_run);
     tcase_add_test(tc, sanitizers_never_run_while_a_lab_is_timed);

@@ -64,17 +64,17 @@ void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
     cml_judge(r); /* a failed check makes it `technique` */
 }
 
-/* One lab's shared ncu run, from a thread of cml_technique_profile. */
+/* One lab's shared ncu run, from a thread of cml_technique_labs. */
 typedef struct {
     cml_tech_lab *lab;
     int solved[CML_MAX_TASKS];
-    int *shared; /* how many tasks the run took (0: none) */
+    int shared; /* how many tasks the run took (0: none) */
 } lab_profile;
 
 static void *profile_lab(void *arg)
 {
     lab_profile *p = arg;
-    *p->shared = cml_tech_ncu_lab(p->lab->spec, p->solved, &p->lab->env);
+    p->shared = cml_tech_ncu_lab(p->lab->spec, p->solved, &p->lab->env);
     return NULL;
 }
 
@@ -82,103 +82,71 @@ static void *profile_lab(void *arg)
  * docs/bench/2026-11-27-ncu-overlap), labs 03, 04 and 06 took 3.6-3.8 s at once against 5.9-7.0
  * s one after another, most of each run being ncu's and CUDA's start. Every counter that is a
  * count (instructions executed, L2 sectors by aperture, shared memory per block) came out the
- * same at once as alone, for the solutions and for the attacks whose counts are not 0, and the
- * same again beside compute-sanitizer runs of the solutions (memcheck of 6.1's zero-copy kernel
- * at 256 MiB among them, docs/bench/2026-11-28-session2): ncu keeps the kernels it profiles
- * apart from other work on the GPU, so the pipeline makes these runs beside the sanitizers.
- * Bank conflicts vary from run to run either way. ncu's library in the lab takes its profiling
- * lock in the lab's TMPDIR: with each lab's own (its run folder), two of three runs failed at
- * once ("a driver resource was unavailable", H100), so the runs of one phase share a TMPDIR
- * (tool_tmp) that cml-confine lets their labs write. A check the shared run does not serve
- * profiles its task alone in cml_technique_judge, with a TMPDIR of its own, so what one lab
- * leaves in the shared folder can cost another only time. */
-void cml_technique_profile(cml_tech_phase *ph)
+ * same at once as alone, for the solutions and for the attacks whose counts are not 0: ncu
+ * keeps the profiled kernels of its processes apart, and the GPU lock keeps every other run off
+ * the GPU meanwhile. Bank conflicts vary from run to run either way. ncu's library in the lab
+ * takes its profiling lock in the lab's TMPDIR: with each lab's own (its run folder), two of
+ * three runs failed at once ("a driver resource was unavailable", H100), so the runs of one
+ * phase share a TMPDIR (tool_tmp) that cml-confine lets their labs write. A check the shared
+ * run does not serve profiles its task alone afterwards, with a TMPDIR of its own, so what one
+ * lab leaves in the shared folder can cost another only time. */
+void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress)
 {
     lab_profile p[CML_MAX_LABS] = {0};
     pthread_t th[CML_MAX_LABS];
-    int started[CML_MAX_LABS] = {0};
+    int started[CML_MAX_LABS] = {0}, shared = 0;
     const double t0 = cml_now();
-    const int n = ph->n < CML_MAX_LABS ? ph->n : CML_MAX_LABS;
+    n = n < CML_MAX_LABS ? n : CML_MAX_LABS;
+    char tmp[] = "/tmp/cml-ncu-XXXXXX"; /* the tool domain may write /tmp; the labs this */
     const cml_sandbox_caps *caps = cml_sandbox_caps_get();
-    snprintf(ph->tmp, sizeof ph->tmp, "/tmp/cml-ncu-XXXXXX"); /* the tool domain may write
-                                                                 /tmp; the labs this */
-    ph->have_tmp = mkdtemp(ph->tmp) != NULL;
-    if (ph->have_tmp && caps->drop_user && chown(ph->tmp, caps->uid, caps->gid) < 0) {
-        rmdir(ph->tmp); /* the tools could not write it: each run keeps its own TMPDIR */
-        ph->have_tmp = 0;
+    int have_tmp = mkdtemp(tmp) != NULL;
+    if (have_tmp && caps->drop_user && chown(tmp, caps->uid, caps->gid) < 0) {
+        rmdir(tmp); /* the tools could not write it: each run keeps its own TMPDIR */
+        have_tmp = 0;
     }
     for (int l = 0; l < n; l++) {
-        cml_tech_lab *lab = &ph->labs[l];
-        lab->env.tool_tmp = ph->have_tmp ? ph->tmp : NULL;
-        lab->env.ncu = calloc(1, sizeof *lab->env.ncu); /* NULL: each check alone */
-        ph->shared[l] = 0;
-        p[l].lab = lab;
-        p[l].shared = &ph->shared[l];
-        for (int t = 0; t < lab->spec->ntasks; t++)
-            p[l].solved[t] = lab->out->ran[t] &&
-                             (cml_status_earns(lab->out->tasks[t].status) & CML_PART_TECHNIQUE);
+        labs[l].env.tool_tmp = have_tmp ? tmp : NULL;
+        labs[l].env.ncu = calloc(1, sizeof *labs[l].env.ncu); /* NULL: each check alone */
+        p[l].lab = &labs[l];
+        for (int t = 0; t < labs[l].spec->ntasks; t++)
+            p[l].solved[t] = labs[l].out->ran[t] &&
+                             (cml_status_earns(labs[l].out->tasks[t].status) & CML_PART_TECHNIQUE);
     }
     cml_gpu_hold(); /* a batch's other grading stays off the GPU while ncu profiles */
     for (int l = 0; l < n; l++)
         started[l] = pthread_create(&th[l], NULL, profile_lab, &p[l]) == 0;
-    for (int l = 0; l < n; l++)
+    for (int l = 0; l < n; l++) {
         if (started[l])
             pthread_join(th[l], NULL);
         else /* no thread: this lab's run after the others */
             profile_lab(&p[l]);
-    cml_gpu_release();
-    ph->profiled = 1;
-    ph->profile_s = cml_now() - t0;
-}
-
-/* Contract in grade_technique.h. */
-void cml_technique_judge(cml_tech_phase *ph, FILE *progress)
-{
-    const double t0 = cml_now();
-    int shared = 0, ahead = ph->profiled;
-    const int n = ph->n < CML_MAX_LABS ? ph->n : CML_MAX_LABS;
-    if (!ph->profiled)
-        cml_technique_profile(ph);
-    for (int l = 0; l < n; l++) {
-        cml_tech_lab *lab = &ph->labs[l];
-        int ok = ph->shared[l] > 0 && lab->env.ncu && lab->env.ncu->lab.rc == 0;
-        shared += ok;
-        if (progress && ph->shared[l] && !ok)
-            fprintf(progress, "[%s] the shared ncu run failed, its tasks are profiled alone: "
-                    "%s\n", lab->spec->lab, lab->env.ncu ? lab->env.ncu->lab.why : "");
-        lab->env.tool_tmp = NULL; /* a task's own run: a TMPDIR of its own, as alone */
-        for (int t = 0; t < lab->spec->ntasks; t++)
-            if (lab->out->ran[t]) /* a task's own ncu run, where the shared one did not serve */
-                cml_technique_task(lab->spec, &lab->spec->tasks[t], &lab->env,
-                                   &lab->out->tasks[t]);
-        cml_lab_total(lab->out);
-        if (lab->env.ncu)
-            cml_ncu_runs_free(lab->env.ncu);
-        free(lab->env.ncu);
-        lab->env.ncu = NULL;
+        shared += p[l].shared > 0 && labs[l].env.ncu->lab.rc == 0;
     }
-    if (ph->have_tmp)
-        cml_rmtree(ph->tmp);
-    ph->have_tmp = 0;
-    if (!progress)
-        return;
-    if (n == 1)
-        fprintf(progress, "[%s] technique checks: %.1f s%s\n", ph->labs[0].spec->lab,
+    cml_gpu_release();
+    for (int l = 0; l < n; l++) {
+        cml_lab_result *out = labs[l].out;
+        if (progress && p[l].shared && labs[l].env.ncu->lab.rc != 0)
+            fprintf(progress, "[%s] the shared ncu run failed, its tasks are profiled alone: "
+                    "%s\n", labs[l].spec->lab, labs[l].env.ncu->lab.why);
+        labs[l].env.tool_tmp = NULL; /* a task's own run: a TMPDIR of its own, as alone */
+        for (int t = 0; t < labs[l].spec->ntasks; t++)
+            if (out->ran[t]) /* a task's own ncu run, where the shared one did not serve */
+                cml_technique_task(labs[l].spec, &labs[l].spec->tasks[t], &labs[l].env,
+                                   &out->tasks[t]);
+        cml_lab_total(out);
+        if (labs[l].env.ncu)
+            cml_ncu_runs_free(labs[l].env.ncu);
+        free(labs[l].env.ncu);
+        labs[l].env.ncu = NULL;
+    }
+    if (have_tmp)
+        cml_rmtree(tmp);
+    if (progress && n == 1)
+        fprintf(progress, "[%s] technique checks: %.1f s%s\n", labs[0].spec->lab,
                 cml_now() - t0, shared ? " (the solved tasks' ncu cases in one run)" : "");
-    else if (ahead)
-        fprintf(progress, "technique checks of %d labs: %.1f s after the sanitizers (%d labs' "
-                "shared ncu runs beside them: %.1f s)\n", n, cml_now() - t0, shared,
-                ph->profile_s);
-    else
+    else if (progress)
         fprintf(progress, "technique checks of %d labs: %.1f s (%d labs' shared ncu runs at "
                 "once)\n", n, cml_now() - t0, shared);
-}
-
-/* Contract in grade_technique.h. */
-void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress)
-{
-    cml_tech_phase ph = { .labs = labs, .n = n };
-    cml_technique_judge(&ph, progress);
 }
 
 typedef struct {

@@ -28,23 +28,6 @@ typedef struct {
  * under one hold of the GPU lock (grade_technique.c says why that is safe). */
 void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress);
 
-/* cml_technique_labs in two steps, for the pipeline, which makes the first beside the
- * sanitizers: cml_technique_profile makes the shared ncu runs of the tasks of labs[0..n) solved
- * by then (zero the struct but labs and n first); cml_technique_judge gives every task that ran
- * its verdict from them (a task the sanitizers failed since gets none: judge.c), profiles alone
- * what they did not serve, and the shared runs first when they were not made ahead. */
-typedef struct {
-    cml_tech_lab *labs;
-    int n;
-    int profiled;     /* cml_technique_profile has run */
-    double profile_s; /* how long it took */
-    int shared[CML_MAX_LABS]; /* how many tasks each lab's shared run took (0: none) */
-    int have_tmp;
-    char tmp[32];     /* the TMPDIR the shared runs share */
-} cml_tech_phase;
-void cml_technique_profile(cml_tech_phase *ph);
-void cml_technique_judge(cml_tech_phase *ph, FILE *progress);
-
 /* The trace runs the technique phase will need, made ahead: one per task of labs[0..n) that
  * ran, has a trace check and passed every case, into traced[l * CML_MAX_TASKS + t] (zeroed by
  * the caller; a task without one keeps an empty key), two at a time. The pipeline runs it
