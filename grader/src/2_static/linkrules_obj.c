@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cml.h"
@@ -17,28 +16,11 @@
 #define TOOL_OUTPUT_CAP ((size_t)64 << 20)
 #define TOOL_TIMEOUT_S 120.0
 
-/* `name` as $env, or found on PATH, into path. */
-static int find_tool(const char *env, const char *name, char *path, size_t len)
-{
-    const char *set = getenv(env);
-    struct stat st;
-    if (set && *set)
-        return cml_fmt(path, len, "%s", set) == 0 && stat(path, &st) == 0 &&
-               access(path, X_OK) == 0 ? 0 : -1;
-    for (const char *p = getenv("PATH"); p && *p; p += strcspn(p, ":"), p += *p == ':') {
-        size_t n = strcspn(p, ":");
-        if (n && cml_fmt(path, len, "%.*s/%s", (int)n, p, name) == 0 && stat(path, &st) == 0 &&
-            S_ISREG(st.st_mode) && access(path, X_OK) == 0)
-            return 0;
-    }
-    return -1;
-}
-
 /* Contract in linkrules_obj.h. */
 int lr_find_tools(char *nm, char *objdump, size_t len, char *why, size_t whylen)
 {
-    int a = find_tool("CML_NM", "nm", nm, len), b = find_tool("CML_OBJDUMP", "objdump", objdump,
-                                                              len);
+    int a = cml_find_tool("CML_NM", "nm", nm, len);
+    int b = cml_find_tool("CML_OBJDUMP", "objdump", objdump, len);
     if (a == 0 && b == 0)
         return 0;
     snprintf(why, whylen, "%s%s%s not found ($CML_NM, $CML_OBJDUMP or PATH; install binutils)",
@@ -283,7 +265,7 @@ int cml_link_apply(const char *edits, const char *dir, const char *obj, const ch
         argv[++k] = strndup(opt, (size_t)(arg - opt));
         argv[++k] = strndup(arg + 1, strcspn(arg + 1, "\n"));
     }
-    if (rc == 0 && k && find_tool("CML_OBJCOPY", "objcopy", objcopy, sizeof objcopy) < 0) {
+    if (rc == 0 && k && cml_find_tool("CML_OBJCOPY", "objcopy", objcopy, sizeof objcopy) < 0) {
         snprintf(why, whylen, "objcopy not found ($CML_OBJCOPY or PATH; install binutils)");
         rc = -1;
     }
