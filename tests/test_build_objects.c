@@ -5,6 +5,7 @@
  * is compiled again. With the fake nvcc of tests/fake_root.c, which logs every output it
  * writes. Added to the build suite. No GPU. */
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,11 +90,70 @@ START_TEST(a_changed_harness_or_kept_object_is_compiled_again)
 }
 END_TEST
 
+/* One reference build of lab 01_fake from its staged folder, on a thread of its own. */
+typedef struct {
+    cml_build b;
+    int ok;
+} ref_build;
+
+static void *build_ref(void *arg)
+{
+    ref_build *r = arg;
+    r->ok = cml_build_lab(&r->b);
+    return NULL;
+}
+
+/* Two builds of one reference at once, as a batch's calibration and its first grading make on
+ * an empty cache, each with a 1 s compiler: the second waits for the first and finds its binary,
+ * so the lab is linked once, not twice. */
+START_TEST(builds_of_one_reference_at_once_link_it_once)
+{
+    char root[CML_PATH], work[CML_PATH], path[CML_PATH], bins[CML_PATH], log[CML_PATH], err[512];
+    cml_lab_spec two[2];
+    fake_root_setup(root, sizeof root, 10, 10, two, work, sizeof work);
+    cml_fmt(bins, sizeof bins, "%s/binaries", root);
+    cml_fmt(log, sizeof log, "%s/nvcc.log", root);
+    setenv("FAKE_NVCC_LOG", log, 1);
+    setenv("FAKE_NVCC_SLEEP", "1", 1);
+    ref_build r[2];
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++) {
+        r[i] = (ref_build){ .b = { .spec = &two[0], .cc = 90, .cache_dir = bins } };
+        cml_fmt(path, sizeof path, "%s/work%d", root, i);
+        ck_assert_msg(cml_stage(root, &two[0], CML_SIDE_REFERENCE, NULL, path, r[i].b.dir,
+                                sizeof r[i].b.dir, err, sizeof err) == 0, "%s", err);
+    }
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(pthread_create(&th[i], NULL, build_ref, &r[i]), 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
+    unsetenv("FAKE_NVCC_SLEEP");
+    unsetenv("FAKE_NVCC_LOG");
+    char *text = cml_read_text(log, 1 << 16, NULL);
+    int links = 0;
+    for (const char *p = text; p && *p; p += strcspn(p, "\n"), p += *p == '\n') {
+        size_t n = strcspn(p, "\n");
+        links += (n == 3 || (n > 3 && p[n - 4] == '/')) && strncmp(p + n - 3, "lab", 3) == 0;
+    }
+    ck_assert_msg(r[0].ok && r[1].ok, "%s %s", r[0].b.log ? r[0].b.log : "",
+                  r[1].b.log ? r[1].b.log : "");
+    ck_assert_msg(links == 1 && r[0].b.cached + r[1].b.cached == 1, "%d links, cached %d %d:\n%s",
+                  links, r[0].b.cached, r[1].b.cached, text ? text : "");
+    ck_assert_str_eq(r[0].b.bin, r[1].b.bin); /* both run the stored binary */
+    free(text);
+    for (int i = 0; i < 2; i++)
+        cml_build_free(&r[i].b);
+    cml_rmtree(root);
+}
+END_TEST
+
 /* Contract in suites.h. */
 void build_objects_add(Suite *s)
 {
     TCase *tc = tcase_create("build_objects");
+    tcase_set_timeout(tc, 60);
     tcase_add_test(tc, a_reference_build_keeps_the_harness_object_for_every_later_build);
     tcase_add_test(tc, a_changed_harness_or_kept_object_is_compiled_again);
+    tcase_add_test(tc, builds_of_one_reference_at_once_link_it_once);
     suite_add_tcase(s, tc);
 }

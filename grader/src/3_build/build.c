@@ -277,7 +277,12 @@ int cml_build_lab(cml_build *b)
     lab_args(b, arch, sizeof arch, inc, sizeof inc, args);
     uint64_t h = b->cache_dir ? cml_build_hash(b, args, 1) : 0;
     snprintf(key, sizeof key, "%s-sm%d", b->spec->lab, b->cc);
-    if (b->cache_dir && cml_cache_lookup(b->cache_dir, key, h, "lab", b->bin, sizeof b->bin)) {
+    int hit = b->cache_dir && cml_cache_lookup(b->cache_dir, key, h, "lab", b->bin,
+                                               sizeof b->bin);
+    int lock = b->cache_dir && !hit ? cml_cache_lock(b->cache_dir, key, h) : -1;
+    if (lock >= 0) /* another build of it may have stored it while this one waited */
+        hit = cml_cache_lookup(b->cache_dir, key, h, "lab", b->bin, sizeof b->bin);
+    if (hit) {
         b->ok = b->cached = 1;
     } else if (cml_fmt(built, sizeof built, "%s/lab", b->dir) < 0) {
         b->log = strdup("build folder path too long: use a shorter --out");
@@ -291,6 +296,8 @@ int cml_build_lab(cml_build *b)
             cml_cache_store(built, b->bin) < 0)
             snprintf(b->bin, sizeof b->bin, "%s", built); /* no cache: still usable */
     }
+    if (lock >= 0)
+        close(lock);
     if (b->ok && cml_sha256_file(b->bin, b->bin_sha) < 0) {
         b->ok = 0;
         append(&b->log, "grader error: cannot read back the built binary\n");

@@ -107,6 +107,12 @@ void cml_build_free(cml_build *b);
 int cml_cache_lookup(const char *cache_dir, const char *name, uint64_t hash, const char *file,
                      char *path, size_t len);
 
+/* Wait until no other build (thread or process) holds cache entry <name>-<hash>, then hold
+ * it: builds of one entry take turns, so that the ones after the first find what it stored
+ * instead of building it again. The descriptor to close when the binary is stored (or the
+ * build failed); -1 when the lock cannot be had (the build goes on alone). */
+int cml_cache_lock(const char *cache_dir, const char *name, uint64_t hash);
+
 /* The cache key of build b with nvcc arguments args: nvcc (path, size, time), the arguments,
  * the link rules, and every source in the staged folder; the lab's own files (spec->files: the
  * student's, or the solution's on the reference side) only when student_files, since a harness
