@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "batch_fixture.h"
+#include "batch_run.h"
 #include "helpers.h"
 #include "suites.h"
 #include "util.h"
@@ -49,6 +50,50 @@ START_TEST(batch_drift_regrades_with_live_reference_runs)
                       "\"calibration\"") ? "from the drifted calibration" : "?");
         free(json);
     }
+}
+END_TEST
+
+/* cml_drift_done on a batch of two students graded on GPU 0 since its last good check, the
+ * check's exit status `first` then `second` (3: drift, 0: within the tolerance); how many of
+ * them went back on the queue, whether the GPU measures live, and the progress lines. */
+static int two_checks(int first, int second, int *live, char *lines, size_t len)
+{
+    cml_batch *b = calloc(1, sizeof *b);
+    ck_assert_ptr_nonnull(b);
+    int graded_on[2] = { 0, 0 }, queue[2];
+    static cml_plan_entry e[2] = { { .name = "s1" }, { .name = "s2" } };
+    b->plan.e = e, b->plan.n = 2, b->graded_on = graded_on, b->queue = queue;
+    b->ngpus = 1, b->since[0] = 2, b->check_every = 2;
+    snprintf(b->gpu[0], sizeof b->gpu[0], "0");
+    snprintf(b->out_abs, sizeof b->out_abs, "%s", out);
+    snprintf(b->cal_path, sizeof b->cal_path, "cal.cal"); /* a calibration is in use */
+    FILE *f = fmemopen(lines, len, "w");
+    b->progress.f = f;
+    cml_drift_done(b, 0, first << 8);
+    ck_assert_int_eq(b->nqueue, 0); /* one finding: nobody graded again yet */
+    ck_assert_int_eq(cml_drift_due(b, 0), 1); /* and the next check is due at once */
+    cml_drift_done(b, 0, second << 8);
+    fclose(f);
+    int n = b->nqueue;
+    *live = b->live[0];
+    free(b);
+    return n;
+}
+
+/* A check that finds drift is made again before anyone is graded again: found twice, the GPU
+ * measures live and its students since the last good check are graded again; found once, the
+ * second check's ok clears it. */
+START_TEST(drift_is_acted_on_when_a_second_check_finds_it_too)
+{
+    char lines[2048];
+    int live;
+    ck_assert_int_eq(two_checks(3, 3, &live, lines, sizeof lines), 2);
+    ck_assert_msg(live && strstr(lines, "found drift (drift-gpu0.log): checking once more") &&
+                  strstr(lines, "drift on GPU 0") && strstr(lines, "2 student(s)"), "%s",
+                  lines);
+    ck_assert_int_eq(two_checks(3, 0, &live, lines, sizeof lines), 0);
+    ck_assert_msg(!live && strstr(lines, "drift check on GPU 0 again: ok, so the first finding "
+                                         "was the check's own noise"), "%s", lines);
 }
 END_TEST
 
@@ -276,6 +321,7 @@ void batch_calibration_add(Suite *s)
     tcase_add_checked_fixture(tc, batch_setup, batch_teardown);
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, batch_drift_regrades_with_live_reference_runs);
+    tcase_add_test(tc, drift_is_acted_on_when_a_second_check_finds_it_too);
     tcase_add_test(tc, batch_calibrates_beside_the_first_builds);
     tcase_add_test(tc, batch_calibrates_first_when_a_place_is_held);
     tcase_add_test(tc, batch_killed_while_calibrating_leaves_nothing_running);

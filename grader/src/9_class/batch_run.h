@@ -39,6 +39,7 @@ typedef struct {
     char gpu[CML_BATCH_GPUS][16];
     cml_slot slot[CML_BATCH_GPUS][CML_BATCH_SLOTS];
     int live[CML_BATCH_GPUS];      /* drift found: this GPU measures the reference live */
+    int doubt[CML_BATCH_GPUS];     /* its last check found drift: the next one decides */
     int since[CML_BATCH_GPUS];     /* graded on it since its last good check */
     int *graded_on;                /* plan index -> GPU it was graded on since that check */
     int *queue, nqueue;            /* plan indexes still to grade, in order */
@@ -86,8 +87,9 @@ void cml_batch_lock_path(const cml_batch *b, int g, char *buf, size_t len);
 /* batch_drift.c: whether GPU g is due a drift check; start it in a free slot. */
 int cml_drift_due(const cml_batch *b, int g);
 pid_t cml_drift_start(cml_batch *b, int g);
-/* batch_drift.c: a drift check on GPU g ended with wstatus: on drift, g measures live from
- * now on and what it graded since its last good check goes back on the queue. */
+/* batch_drift.c: a drift check on GPU g ended with wstatus. A first finding of drift only
+ * makes the next check due at once; on drift found twice in a row, g measures live from now on
+ * and what it graded since its last good check goes back on the queue. */
 void cml_drift_done(cml_batch *b, int g, int wstatus);
 
 #endif /* CML_BATCH_RUN_H */
