@@ -24,7 +24,8 @@ round() { # mode round
     r03 "$work/$1-$2-03" & r04 "$work/$1-$2-04" & r06 "$work/$1-$2-06" & wait
     D06=06-staging r06 "$work/$1-$2-06staging" & D03=03-decoy r03 "$work/$1-$2-03decoy" &
     D04=04-never r04 "$work/$1-$2-04never" & wait
-    awk -v s="$s" -v e="$EPOCHREALTIME" -v m=$1 -v r=$2 'BEGIN{printf "%s round %d: %.2f s\n", m, r, e-s}'
+    awk -v s="$s" -v e="$EPOCHREALTIME" -v m=$1 -v r=$2 \
+        'BEGIN{printf "%s round %d: %.2f s\n", m, r, e-s}'
 }
 loop() { # folder tool case...: one sanitizer run after another until killed
     local d=$1 tool=$2; shift 2

@@ -37,6 +37,7 @@ one() { # lab kernels metrics out cases...
     (cd "$work/$lab" && ncu "${ncu_opts[@]}" --kernel-name "$k" --metrics "$m" \
         --log-file "$out.log" ./lab --no-output "${args[@]}" > "$out.stdout" 2> "$out.err")
 }
-r03() { one ${D03:-03_bank_conflicts} "$k03" "$m03" "$1" 3.2,n=1048576 3.3a,n=1048576 3.3b,n=1048576; }
+r03() { one ${D03:-03_bank_conflicts} "$k03" "$m03" "$1" 3.2,n=1048576 3.3a,n=1048576 \
+              3.3b,n=1048576; }
 r04() { one ${D04:-04_float4} "$k04" "$m04" "$1" 4.1,n=1048576 4.2b,n=1048576; }
 r06() { one ${D06:-06_zero_copy} "$k06" "$m06" "$1" 6.1,n=1048576,passes=1 6.2,n=1048576,passes=1; }

@@ -156,8 +156,9 @@ pid_t cml_drift_start(cml_batch *b, int g)
  * again: acting on it costs the students since the last good check a grading each and makes
  * every later grading of the GPU time the reference live (about 10 s more of the GPU each),
  * while one check can be off by its own noise (in the class batches of docs/bench, on H100s,
- * 31 checks passed and one found drift, docs/bench/2026-11-28-session2). Only a second finding acts; a second check within the
- * tolerance clears the first. The check is due again at once: `since` stays as it was. */
+ * 31 checks passed and one found drift, docs/bench/2026-11-28-session2). Only a second finding
+ * acts; a second check within the tolerance, or one that cannot compare, clears the first. The
+ * check is due again at once: `since` stays as it was. */
 void cml_drift_done(cml_batch *b, int g, int wstatus)
 {
     char line[400];
