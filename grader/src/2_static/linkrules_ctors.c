@@ -1,7 +1,8 @@
-/* The constructors rule: no student code runs before or after main without being called.
- * .init_array & co. point only at nvcc's registrar or at a library's static initializer
- * (<iostream>'s, link.rules `initializer`), and exit hooks are referenced only from the
- * registrar. */
+/* The constructors rule: no student code runs before or after main without being called,
+ * beyond building and destroying global objects. .init_array & co. point only at nvcc's
+ * registrar or, in the plain .init_array, at an initializer that only builds objects (the
+ * C++ library's code, link.rules `initializer`: constructors_only), and exit hooks are
+ * referenced only from the registrar. */
 #include "linkrules_int.h"
 
 #include <stdlib.h>
@@ -17,10 +18,24 @@ static int relocated(const lr_object *o, const char *sect, uint64_t from, uint64
     return 0;
 }
 
-/* Whether every branch and RIP-relative operand of f (objdump -d) carries a relocation, so that
- * all f reaches is in its relocations: a file-local function or datum of the same section
- * needs none (`jmp 0 <_ZL9earlyWorkv>`, a `lea` of its address for an indirect call). An
- * indirect branch never passes. */
+/* The address a branch's text ("jmp    1b9 <f+0x149>") goes to; UINT64_MAX when it names
+ * none (an indirect branch has '*' and never gets here). */
+static uint64_t branch_target(const char *text, const char *end)
+{
+    const char *p = text;
+    while (p < end && *p != ' ' && *p != '\t')
+        p++;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    char *stop;
+    uint64_t to = strtoull(p, &stop, 16);
+    return stop > p && stop <= end ? to : UINT64_MAX;
+}
+
+/* Whether every branch and RIP-relative operand of f (objdump -d) carries a relocation or, for
+ * a branch, stays inside f (a loop), so that all f reaches is in its relocations: a file-local
+ * function or datum of the same section needs none (`jmp 0 <_ZL9earlyWorkv>`, a `lea` of its
+ * address for an indirect call). An indirect branch never passes. */
 static int reaches_only_by_relocation(const lr_object *o, const lr_func *f)
 {
     char func[256];
@@ -45,38 +60,60 @@ static int reaches_only_by_relocation(const lr_object *o, const lr_func *f)
         int branch = text[0] == 'j' || strncmp(text, "call", 4) == 0;
         if (branch && memchr(text, '*', (size_t)(l + n - text)))
             return 0;
-        pending = branch || memmem(text, (size_t)(l + n - text), "(%rip)", 6) ? at : UINT64_MAX;
+        uint64_t to = branch ? branch_target(text, l + n) : UINT64_MAX;
+        int inside = to >= f->value && to < f->value + f->size;
+        pending = (branch && !inside) || memmem(text, (size_t)(l + n - text), "(%rip)", 6)
+                  ? at : UINT64_MAX;
     }
     return found && (pending == UINT64_MAX ||
                      relocated(o, f->section, pending, f->value + f->size));
 }
 
-/* Whether fn, a function of o that .init_array names, references only what a library's static
- * initializer may (link.rules `initializer`): <iostream> before GCC 13 gives each file a
- * std::ios_base::Init object, built and its destructor registered there. A student's global
- * object in the same file lands in the same function, and its references fail this. A
- * section-relative reference names the data object at that place (PC-relative: 4 before); a
- * call or jump that needs no relocation (to a file-local function in the same section) fails
- * reaches_only_by_relocation, so every call the function makes is one of these references. */
-static int library_initializer(const lr_ctx *c, const lr_object *o, const char *fn)
+#define MAX_INIT_FUNCS 256 /* functions an initializer may reach before it is refused */
+
+/* Whether fn, a function of o that the plain .init_array names (default priority: after the
+ * harness's seed constructor of priority 101), only builds and destroys objects: fn and every
+ * function of o it refers to, followed to the end, refer outside o only to what link.rules
+ * `initializer` names (the C++ library and runtime: constructors, destructors, allocation,
+ * __cxa_atexit for a destructor) and otherwise to o's own data, and reach nothing that their
+ * relocations do not show (reaches_only_by_relocation). So a std::vector, a std::string or a
+ * std::map at file scope, or a struct whose inline constructor fills a table, passes, and so
+ * does <iostream>'s own initializer (before GCC 13); an object whose construction or
+ * destruction prints, reads the environment, calls CUDA, or calls a function of o that does,
+ * does not. What the code calls is also judged by the calls rule, as all the object's code. */
+static int constructs_only(const lr_ctx *c, const lr_object *o, const char *fn)
 {
-    const lr_func *f = lr_func_named(o, fn);
-    int seen = 0;
-    for (int i = 0; f && i < o->nrels; i++) {
-        const lr_reloc *rel = &o->rels[i];
-        if (!lr_rel_in(rel, f))
-            continue;
-        const char *name = rel->target;
-        const lr_func *d = NULL;
-        if (name[0] == '.') { /* the datum there, or 4 bytes on (PC-relative) */
-            d = lr_data_at(o, name, (uint64_t)rel->addend);
-            d = d ? d : lr_data_at(o, name, (uint64_t)rel->addend + 4);
-        }
-        if (!cml_link_match(c->r, CML_LINK_INITIALIZER, d ? d->name : name, NULL))
+    const char *todo[MAX_INIT_FUNCS];
+    int n = 0;
+    todo[n++] = fn;
+    for (int k = 0; k < n; k++) {
+        const lr_func *f = lr_func_named(o, todo[k]);
+        if (!f || !reaches_only_by_relocation(o, f))
             return 0;
-        seen++;
+        for (int i = 0; i < o->nrels; i++) {
+            const lr_reloc *rel = &o->rels[i];
+            if (!lr_rel_in(rel, f))
+                continue;
+            const char *callee = NULL;
+            if (rel->target[0] == '.') { /* file-local: a function there, else data */
+                callee = lr_rel_target(o, rel, LR_PAST_OPERAND);
+                if (!callee && strncmp(rel->target, ".text", 5) == 0)
+                    return 0;
+            } else if (lr_defines(o, rel->target, NULL)) { /* o's function, or o's data */
+                callee = lr_func_named(o, rel->target) ? rel->target : NULL;
+            } else if (!cml_link_match(c->r, CML_LINK_INITIALIZER, rel->target, NULL)) {
+                return 0;
+            }
+            int seen = 0;
+            for (int j = 0; callee && j < n && !seen; j++)
+                seen = strcmp(todo[j], callee) == 0;
+            if (callee && !seen && n == MAX_INIT_FUNCS)
+                return 0;
+            if (callee && !seen)
+                todo[n++] = callee;
+        }
     }
-    return seen > 0 && reaches_only_by_relocation(o, f);
+    return 1;
 }
 
 /* Contract in linkrules_int.h. A student's global object is named with its line and what to
@@ -91,12 +128,15 @@ void lr_check_outside_main(lr_ctx *c, const lr_object *o, const char *dir, const
         if (lr_glob_any(rel->section, TABLES)) {
             const char *fn = lr_rel_target(o, rel, 0); /* exactly there, no operand's -4 */
             fn = fn ? fn : rel->target;
+            int plain = strcmp(rel->section, ".init_array") == 0; /* default priority */
             if (!cml_link_match(c->r, CML_LINK_REGISTRAR, fn, NULL) &&
-                !library_initializer(c, o, fn) && lr_say_globals(c, o, fn, dir, keep_dir, cu) == 0)
-                lr_say(c, "runs '%s' before or after main (from %s): a student file may have "
-                       "no static constructors, no global objects with constructors or "
-                       "destructors, no exit handlers; call that code from the function that "
-                       "needs it (rule: constructors)", fn, rel->section);
+                !(plain && constructs_only(c, o, fn)) &&
+                lr_say_globals(c, o, fn, dir, keep_dir, cu) == 0)
+                lr_say(c, "runs '%s' before or after main (from %s): what a student file "
+                       "runs without being called may only build and free objects with the "
+                       "standard library (no output, environment, CUDA, priority or exit "
+                       "handler); call that code from the function that needs it (rule: "
+                       "constructors)", fn, rel->section);
         } else if (cml_link_match(c->r, CML_LINK_HOOK, rel->target, NULL)) {
             const lr_func *f = lr_func_at(o, rel->section, rel->offset);
             if (!f || !cml_link_match(c->r, CML_LINK_REGISTRAR, f->name, NULL))

@@ -1,6 +1,7 @@
 // Correct code written differently (tests/test_link.c): appended to the lab 01 solution, it
 // must pass every link rule.
 #include <cuda/annotated_ptr>
+#include <map>
 #include <vector>
 
 #if 0
@@ -137,3 +138,26 @@ inline int g_wrapperCalls = 0;
 inline constexpr int kDefaultThreads = 256;
 const int &defaultThreads() { return kDefaultThreads; }
 int countWrapperCall() { return ++g_wrapperCalls; }
+
+// global objects whose construction and destruction is the C++ library's alone: a cache, a
+// name, a table with an initializer list, a struct whose inline constructor fills an array
+static std::vector<int> g_launchSizes;
+static const std::string kLabName = "coalescing, with a name longer than the small-string buffer";
+namespace tally {
+std::map<int, int> launchesByBlock = {{128, 0}, {256, 0}};
+}
+struct HalfTable {
+    float v[32];
+    HalfTable()
+    {
+        for (int i = 0; i < 32; i++)
+            v[i] = 0.5f * i;
+    }
+};
+static HalfTable g_halves;
+float rememberLaunch(int blocks)
+{
+    g_launchSizes.push_back(blocks);
+    tally::launchesByBlock[blocks]++;
+    return g_halves.v[blocks % 32] + (float)kLabName.size();
+}
