@@ -181,13 +181,20 @@ uint64_t cml_build_hash(const cml_build *b, char *const *args, int student_files
     return h;
 }
 
+/* <cache_dir>/<name>-<16 hex digits of hash>/<file>: where the cache keeps an entry's files. */
+static int entry_file(const char *cache_dir, const char *name, uint64_t hash, const char *file,
+                      char *path, size_t len)
+{
+    return cml_fmt(path, len, "%s/%s-%016llx/%s", cache_dir, name, (unsigned long long)hash,
+                   file);
+}
+
 /* Contract in build.h. */
 int cml_cache_lookup(const char *cache_dir, const char *name, uint64_t hash, const char *file,
                      char *path, size_t len)
 {
     char sum_path[CML_PATH + 8], have[CML_SHA256_HEX];
-    if (cml_fmt(path, len, "%s/%s-%016llx/%s", cache_dir, name, (unsigned long long)hash,
-                file) < 0 || !is_executable(path))
+    if (entry_file(cache_dir, name, hash, file, path, len) < 0 || !is_executable(path))
         return 0;
     char *want = cml_fmt(sum_path, sizeof sum_path, "%s.sha256", path) == 0
                  ? cml_read_text(sum_path, 128, NULL) : NULL;
@@ -201,9 +208,9 @@ int cml_cache_lookup(const char *cache_dir, const char *name, uint64_t hash, con
  * (docs/bench/2026-11-28-cold-class). A flock, so a build that dies frees it. */
 int cml_cache_lock(const char *cache_dir, const char *name, uint64_t hash)
 {
-    char dir[CML_PATH], path[CML_PATH + 8];
-    if (cml_fmt(dir, sizeof dir, "%s/%s-%016llx", cache_dir, name, (unsigned long long)hash) < 0
-        || cml_mkdirs(dir) < 0 || cml_fmt(path, sizeof path, "%s/.lock", dir) < 0)
+    char dir[CML_PATH], path[CML_PATH];
+    if (entry_file(cache_dir, name, hash, "", dir, sizeof dir) < 0 || cml_mkdirs(dir) < 0 ||
+        entry_file(cache_dir, name, hash, ".lock", path, sizeof path) < 0)
         return -1;
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd >= 0 && flock(fd, LOCK_EX) < 0) {
