@@ -207,6 +207,9 @@ START_TEST(rejects_a_global_object_with_a_destructor)
         assert_rejects(want, "Make it a function-local static in the function that uses it, "
                        "or constexpr (rule: constructors)");
     }
+    /* and why: the first thing its initializer reaches that is not the library's building */
+    assert_rejects("more than the standard library's construction ('Noisy::~Noisy()'",
+                   "uses 'puts')");
 }
 END_TEST
 

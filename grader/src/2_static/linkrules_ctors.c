@@ -5,6 +5,7 @@
  * referenced only from the registrar. */
 #include "linkrules_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,15 +82,19 @@ static int reaches_only_by_relocation(const lr_object *o, const lr_func *f)
  * does <iostream>'s own initializer (before GCC 13); an object whose construction or
  * destruction prints, reads the environment, calls CUDA, or calls a function of o that does,
  * does not. What the code calls is also judged by the calls rule, as all the object's code. */
-static int constructs_only(const lr_ctx *c, const lr_object *o, const char *fn)
+static int constructs_only(const lr_ctx *c, const lr_object *o, const char *fn, char *why,
+                           size_t len)
 {
     const char *todo[MAX_INIT_FUNCS];
     int n = 0;
     todo[n++] = fn;
     for (int k = 0; k < n; k++) {
         const lr_func *f = lr_func_named(o, todo[k]);
-        if (!f || !reaches_only_by_relocation(o, f))
+        if (!f || !reaches_only_by_relocation(o, f)) {
+            snprintf(why, len, "'%s' %s", todo[k], f ? "calls through a pointer" : "is not "
+                     "a function of the file");
             return 0;
+        }
         for (int i = 0; i < o->nrels; i++) {
             const lr_reloc *rel = &o->rels[i];
             if (!lr_rel_in(rel, f))
@@ -97,18 +102,23 @@ static int constructs_only(const lr_ctx *c, const lr_object *o, const char *fn)
             const char *callee = NULL;
             if (rel->target[0] == '.') { /* file-local: a function there, else data */
                 callee = lr_rel_target(o, rel, LR_PAST_OPERAND);
-                if (!callee && strncmp(rel->target, ".text", 5) == 0)
+                if (!callee && strncmp(rel->target, ".text", 5) == 0) {
+                    snprintf(why, len, "'%s' jumps into %s", f->name, rel->target);
                     return 0;
+                }
             } else if (lr_defines(o, rel->target, NULL)) { /* o's function, or o's data */
                 callee = lr_func_named(o, rel->target) ? rel->target : NULL;
             } else if (!cml_link_match(c->r, CML_LINK_INITIALIZER, rel->target, NULL)) {
+                snprintf(why, len, "'%s' uses '%s'", f->name, rel->target);
                 return 0;
             }
             int seen = 0;
             for (int j = 0; callee && j < n && !seen; j++)
                 seen = strcmp(todo[j], callee) == 0;
-            if (callee && !seen && n == MAX_INIT_FUNCS)
+            if (callee && !seen && n == MAX_INIT_FUNCS) {
+                snprintf(why, len, "it reaches more than %d functions", MAX_INIT_FUNCS);
                 return 0;
+            }
             if (callee && !seen)
                 todo[n++] = callee;
         }
@@ -129,9 +139,12 @@ void lr_check_outside_main(lr_ctx *c, const lr_object *o, const char *dir, const
             const char *fn = lr_rel_target(o, rel, 0); /* exactly there, no operand's -4 */
             fn = fn ? fn : rel->target;
             int plain = strcmp(rel->section, ".init_array") == 0; /* default priority */
+            char why[300] = "";
+            if (!plain)
+                snprintf(why, sizeof why, "it is built at a priority (%s)", rel->section);
             if (!cml_link_match(c->r, CML_LINK_REGISTRAR, fn, NULL) &&
-                !(plain && constructs_only(c, o, fn)) &&
-                lr_say_globals(c, o, fn, dir, keep_dir, cu) == 0)
+                !(plain && constructs_only(c, o, fn, why, sizeof why)) &&
+                lr_say_globals(c, o, fn, dir, keep_dir, cu, why) == 0)
                 lr_say(c, "runs '%s' before or after main (from %s): what a student file "
                        "runs without being called may only build and free objects with the "
                        "standard library (no output, environment, CUDA, priority or exit "

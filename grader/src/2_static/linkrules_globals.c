@@ -133,7 +133,7 @@ static int find_lines(void *arg, long lineno, const char *line, const char *blan
 
 /* Contract in linkrules_int.h. */
 int lr_say_globals(lr_ctx *c, const lr_object *o, const char *fn, const char *dir,
-                   const char *keep_dir, const char *cu)
+                   const char *keep_dir, const char *cu, const char *why)
 {
     global_obj g[MAX_GLOBALS];
     char path[CML_PATH], where[CML_PATH + 32];
@@ -150,9 +150,9 @@ int lr_say_globals(lr_ctx *c, const lr_object *o, const char *fn, const char *di
         else
             snprintf(where, sizeof where, "%s", cu);
         lr_say(c, "has a global object built before main or destroyed after it: '%s' (%s); "
-               "its constructor or destructor would run without being called. Make it a "
-               "function-local static in the function that uses it, or constexpr "
-               "(rule: constructors)", g[i].shown, where);
+               "building it does more than the standard library's construction (%s). Make it "
+               "a function-local static in the function that uses it, or constexpr "
+               "(rule: constructors)", g[i].shown, where, why && why[0] ? why : "unknown");
     }
     return n;
 }

@@ -60,9 +60,11 @@ void lr_check_outside_main(lr_ctx *c, const lr_object *o, const char *dir, const
 
 /* linkrules_globals.c: for a function fn of o that an init table runs, one constructors-rule
  * line per global object of the student's it builds or registers, by its name in the source
- * and its line there; how many were said (0: none found, the caller says what fn is). */
+ * and its line there, with `why` its building was refused (the first thing found that is not
+ * the standard library's construction); how many were said (0: none found, the caller says
+ * what fn is). */
 int lr_say_globals(lr_ctx *c, const lr_object *o, const char *fn, const char *dir,
-                   const char *keep_dir, const char *cu);
+                   const char *keep_dir, const char *cu, const char *why);
 
 /* linkrules_asm.c: system-call instructions in o's host code; asm statements in the host-side
  * translation <dir>/<keep_dir>/<base of cu>.cudafe1.cpp. */
