@@ -33,15 +33,46 @@ static uint64_t branch_target(const char *text, const char *end)
     return stop > p && stop <= end ? to : UINT64_MAX;
 }
 
-/* Whether every branch and RIP-relative operand of f (objdump -d) carries a relocation or, for
- * a branch, stays inside f (a loop), so that all f reaches is in its relocations: a file-local
- * function or datum of the same section needs none (`jmp 0 <_ZL9earlyWorkv>`, a `lea` of its
- * address for an indirect call). An indirect branch never passes. */
-static int reaches_only_by_relocation(const lr_object *o, const lr_func *f)
+/* The address a RIP-relative operand refers to, from objdump's comment ("# 1e8 <f+0x58>");
+ * UINT64_MAX when the line has none. */
+static uint64_t rip_target(const char *text, const char *end)
+{
+    const char *hash = memchr(text, '#', (size_t)(end - text));
+    if (!hash)
+        return UINT64_MAX;
+    char *stop;
+    uint64_t to = strtoull(hash + 1, &stop, 16);
+    return stop > hash + 1 && stop <= end ? to : UINT64_MAX;
+}
+
+/* The functions f reaches without a relocation, as objdump -d shows them. */
+typedef struct {
+    const char *name[16];
+    int n;
+} unrelocated;
+
+/* An operand of f at `to` that carries no relocation: the assembler resolved it because its
+ * target sits in f's own section. Only the start of a function there passes (GCC 13 calls a
+ * file-local clone such as std::string's `_M_construct<char const*> [clone .isra.0]` that
+ * way), and it is followed like a relocated callee; anything else (data, the middle of a
+ * function) fails. */
+static int follow_unrelocated(const lr_object *o, const lr_func *f, uint64_t to, unrelocated *u)
+{
+    const lr_func *g = to == UINT64_MAX ? NULL : lr_func_at(o, f->section, to);
+    if (!g || g->value != to || u->n == (int)(sizeof u->name / sizeof u->name[0]))
+        return 0;
+    u->name[u->n++] = g->name;
+    return 1;
+}
+
+/* Whether every branch and RIP-relative operand of f (objdump -d) carries a relocation, stays
+ * inside f (a loop), or starts a function of f's own section (follow_unrelocated, added to u),
+ * so that all f reaches is in its relocations and u. An indirect branch never passes. */
+static int reaches_only_by_relocation(const lr_object *o, const lr_func *f, unrelocated *u)
 {
     char func[256];
     int in = 0, found = 0;
-    uint64_t pending = UINT64_MAX;
+    uint64_t pending = UINT64_MAX, pending_to = UINT64_MAX;
     for (const char *l = o->disasm; l && *l; l += strcspn(l, "\n"), l += *l == '\n') {
         size_t n = strcspn(l, "\n");
         if (lr_disasm_header(l, n, func, sizeof func)) {
@@ -56,21 +87,38 @@ static int reaches_only_by_relocation(const lr_object *o, const lr_func *f)
         if (!text) /* another function's line, or raw bytes continued */
             continue;
         text++;
-        if (pending != UINT64_MAX && !relocated(o, f->section, pending, at))
+        if (pending != UINT64_MAX && !relocated(o, f->section, pending, at) &&
+            !follow_unrelocated(o, f, pending_to, u))
             return 0;
         int branch = text[0] == 'j' || strncmp(text, "call", 4) == 0;
         if (branch && memchr(text, '*', (size_t)(l + n - text)))
             return 0;
         uint64_t to = branch ? branch_target(text, l + n) : UINT64_MAX;
         int inside = to >= f->value && to < f->value + f->size;
-        pending = (branch && !inside) || memmem(text, (size_t)(l + n - text), "(%rip)", 6)
-                  ? at : UINT64_MAX;
+        int rip = memmem(text, (size_t)(l + n - text), "(%rip)", 6) != NULL;
+        pending = (branch && !inside) || rip ? at : UINT64_MAX;
+        pending_to = branch ? to : rip_target(text, l + n);
     }
     return found && (pending == UINT64_MAX ||
-                     relocated(o, f->section, pending, f->value + f->size));
+                     relocated(o, f->section, pending, f->value + f->size) ||
+                     follow_unrelocated(o, f, pending_to, u));
 }
 
 #define MAX_INIT_FUNCS 256 /* functions an initializer may reach before it is refused */
+
+/* Add fn to the n functions still to look at, unless it is there; 0 (and why) when full. */
+static int add_todo(const char **todo, int *n, const char *fn, char *why, size_t len)
+{
+    for (int j = 0; j < *n; j++)
+        if (strcmp(todo[j], fn) == 0)
+            return 1;
+    if (*n == MAX_INIT_FUNCS) {
+        snprintf(why, len, "it reaches more than %d functions", MAX_INIT_FUNCS);
+        return 0;
+    }
+    todo[(*n)++] = fn;
+    return 1;
+}
 
 /* Whether fn, a function of o that the plain .init_array names (default priority: after the
  * harness's seed constructor of priority 101), only builds and destroys objects: fn and every
@@ -90,11 +138,16 @@ static int constructs_only(const lr_ctx *c, const lr_object *o, const char *fn, 
     todo[n++] = fn;
     for (int k = 0; k < n; k++) {
         const lr_func *f = lr_func_named(o, todo[k]);
-        if (!f || !reaches_only_by_relocation(o, f)) {
-            snprintf(why, len, "'%s' %s", todo[k], f ? "calls through a pointer" : "is not "
-                     "a function of the file");
+        unrelocated u = { .n = 0 };
+        if (!f || !reaches_only_by_relocation(o, f, &u)) {
+            snprintf(why, len, "'%s' %s", todo[k], f ? "calls through a pointer, or reaches "
+                     "code or data its relocations do not name" : "is not a function of the "
+                     "file");
             return 0;
         }
+        for (int i = 0; i < u.n; i++)
+            if (!add_todo(todo, &n, u.name[i], why, len))
+                return 0;
         for (int i = 0; i < o->nrels; i++) {
             const lr_reloc *rel = &o->rels[i];
             if (!lr_rel_in(rel, f))
@@ -112,15 +165,8 @@ static int constructs_only(const lr_ctx *c, const lr_object *o, const char *fn, 
                 snprintf(why, len, "'%s' uses '%s'", f->name, rel->target);
                 return 0;
             }
-            int seen = 0;
-            for (int j = 0; callee && j < n && !seen; j++)
-                seen = strcmp(todo[j], callee) == 0;
-            if (callee && !seen && n == MAX_INIT_FUNCS) {
-                snprintf(why, len, "it reaches more than %d functions", MAX_INIT_FUNCS);
+            if (callee && !add_todo(todo, &n, callee, why, len))
                 return 0;
-            }
-            if (callee && !seen)
-                todo[n++] = callee;
         }
     }
     return 1;

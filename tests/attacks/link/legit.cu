@@ -155,9 +155,19 @@ struct HalfTable {
     }
 };
 static HalfTable g_halves;
+// a table built by a helper of the file's own: GCC moves a function only the initializer calls
+// into .text.startup beside it and calls it with no relocation (`call 0 <..constprop.0>`)
+static __attribute__((noinline)) std::vector<int> blockTable(int n)
+{
+    std::vector<int> v;
+    for (int i = 1; i <= n; i++)
+        v.push_back(32 * i);
+    return v;
+}
+static const std::vector<int> g_blockSizes = blockTable(32);
 float rememberLaunch(int blocks)
 {
     g_launchSizes.push_back(blocks);
     tally::launchesByBlock[blocks]++;
-    return g_halves.v[blocks % 32] + (float)kLabName.size();
+    return g_halves.v[blocks % 32] + (float)kLabName.size() + (float)g_blockSizes[blocks % 32];
 }
