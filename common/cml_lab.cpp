@@ -161,6 +161,7 @@ int cml_main(int argc, char **argv, const cml_lab *lab)
                         "capability 7.5 or newer and its driver.\n", lab->name, line);
         return CML_EXIT_NO_GPU;
     }
+    cml_early_cuda_release();
     cml_record_device(line, sizeof line);
     if (open_session(lab, line) != 0)
         return CML_EXIT_CUDA_ERROR;

@@ -27,6 +27,7 @@ typedef struct {
  * prints the usage unless 0. */
 int cml_parse_args(int argc, char **argv);
 int cml_seed_from_grader(void);       /* the seed came through CML_SEED_FD, not --seed */
+void cml_early_cuda_release(void);    /* once the runtime holds the context (cml_args.cpp) */
 void cml_usage(const char *prog);
 const cml_options *cml_opts(void);    /* read-only once parsed */
 /* Whether this run times any case: no --case (a table), or a case with the `time` token. A run

@@ -25,6 +25,7 @@ void technique_ncu_run_add(Suite *s); /* tests/test_technique_ncu_run.c: the lab
 void technique_trace_add(Suite *s); /* tests/test_trace.c: the CUPTI trace checks */
 void technique_labs_add(Suite *s); /* tests/test_technique_labs.c: the technique phase */
 void build_objects_add(Suite *s); /* tests/test_build_objects.c: kept harness objects */
+void run_turn_add(Suite *s); /* tests/test_run_turn.c: a lab run that waits for its turn */
 void lex_add(Suite *s);       /* tests/test_lex.c: the source reader, in the technique suite */
 Suite *sanitize_suite(void);  /* tests/test_sanitize*.c: compute-sanitizer on solved tasks */
 Suite *planted_suite(void);   /* tests/test_planted.c: planted bugs as patches on the solutions */

@@ -278,6 +278,7 @@ END_TEST
 Suite *run_suite(void)
 {
     Suite *s = suite_create("run");
+    run_turn_add(s);
     TCase *tc = tcase_create("sandbox");
     tcase_add_checked_fixture(tc, NULL, teardown);
     tcase_set_timeout(tc, 30);

@@ -363,6 +363,18 @@ typedef struct {
 int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *scratch,
                       const cml_tool_dirs *tool, int result_fd, const uint64_t *seed,
                       double timeout_s, size_t output_cap, cml_proc_result *out);
+/* A lab run that waits for its turn: cml_run_sandboxed with a seed, but the lab is started at
+ * once and starts CUDA (CML_SEED_WAIT) while take(arg) waits for the GPU; then its seed is
+ * passed and its time limit starts (wall_s counts from there). A lab process spends about
+ * 0.13 s of its start beside the run before it instead of in its turn (H100,
+ * scripts/exp/turn-start.sh). */
+typedef struct {
+    void (*take)(void *arg);
+    void *arg;
+} cml_run_turn;
+int cml_run_sandboxed_turn(char *const argv[], const char *scratch, int result_fd,
+                           uint64_t seed, const cml_run_turn *turn, double timeout_s,
+                           size_t output_cap, cml_proc_result *out);
 void cml_proc_result_free(cml_proc_result *r);
 
 #endif /* CML_H */

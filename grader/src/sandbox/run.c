@@ -133,10 +133,14 @@ static _Noreturn void supervisor(child_plan *p)
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     int keep[] = { p->devnull, p->out_w, p->err_w, p->result_fd, p->ruleset_fd, p->report_w,
-                   p->seed_fd > 2 ? p->seed_fd : -1 };
-    cml_close_all_but(keep, 7);
-    int drop[2] = { p->out_w, p->err_w };
-    cml_reaper_main(lab_start, p, p->deadline, p->mem_cap, p->report_w, drop, p->tool);
+                   p->seed_fd > 2 ? p->seed_fd : -1, p->turn ? p->go_r : -1,
+                   p->turn ? p->seed_w : -1 };
+    cml_close_all_but(keep, 9);
+    const cml_reaper_plan rp = { .deadline = p->deadline, .timeout_s = p->timeout_s,
+                                 .mem_cap = p->mem_cap, .report_fd = p->report_w,
+                                 .drop = { p->out_w, p->err_w }, .tool = p->tool,
+                                 .go_r = p->turn ? p->go_r : -1, .seed_w = p->seed_w };
+    cml_reaper_main(lab_start, p, &rp);
 }
 
 /* The supervisor's account of the lab process (none when the backstop had to kill it). */
@@ -171,6 +175,7 @@ static int run_child(child_plan *p, int out_r, int err_r, double timeout_s, size
 {
     double t0 = cml_now();
     p->deadline = t0 + timeout_s;
+    p->timeout_s = timeout_s;
     pid_t pid = fork();
     if (pid < 0)
         return cml_run_start_failed(out, "fork", p->argv[0], errno);
@@ -183,6 +188,10 @@ static int run_child(child_plan *p, int out_r, int err_r, double timeout_s, size
     close(p->out_w);
     close(p->err_w);
     p->out_w = p->err_w = -1;
+    if (p->turn) { /* the supervisor's alone, so that the lab sees the seed pipe's end */
+        close(p->seed_w);
+        p->seed_w = -1;
+    }
     int failed[2] = { 0, 0 }, status = 0;
     ssize_t got;
     while ((got = read(err_r, failed, sizeof failed)) < 0 && errno == EINTR)
@@ -199,6 +208,12 @@ static int run_child(child_plan *p, int out_r, int err_r, double timeout_s, size
                             p->argv[0], failed[1]);
     }
     out->started = 1;
+    if (p->turn) { /* the lab has started CUDA meanwhile; its clock starts with the seed */
+        p->turn->take(p->turn->arg);
+        ssize_t put = write(p->go_w, p->go_text, strlen(p->go_text)); /* we hold go_r too: */
+        (void)put;                                  /* never EPIPE, whenever the lab ended */
+        t0 = cml_now();
+    }
     /* sandboxed: the supervisor enforces the deadline; this one only backs it up */
     out->timed_out = cml_watch(pid, out_r, t0 + timeout_s + (p->sandboxed ? 30 : 0), p->hook,
                                &out->watch_stopped, &c);
@@ -225,9 +240,12 @@ int cml_run_plan(char *const argv[], char *const extra_env[], const char *cwd, i
                     cml_proc_result *out)
 {
     memset(out, 0, sizeof *out);
-    if (!argv || !argv[0] || (result_fd >= 0 && result_fd <= 2))
+    if (!argv || !argv[0] || (result_fd >= 0 && result_fd <= 2)) {
+        if (extra && extra->turn)
+            close(extra->seed_w);
         return cml_run_start_failed(out, "argument check", argv && argv[0] ? argv[0] : "(none)",
                                     EINVAL);
+    }
     char result_entry[48];
     snprintf(result_entry, sizeof result_entry, "CML_RESULT_FD=%d", result_fd);
     char **envp = cml_child_env(extra_env, result_fd >= 0 ? result_entry : NULL);
@@ -236,6 +254,8 @@ int cml_run_plan(char *const argv[], char *const extra_env[], const char *cwd, i
     int rc;
     if (!envp || devnull < 0 || pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
         rc = cml_run_start_failed(out, "setting up pipes", argv[0], envp ? errno : ENOMEM);
+        if (extra && extra->turn)
+            close(extra->seed_w);
     } else {
         child_plan p = extra ? *extra : (child_plan){ .ruleset_fd = -1, .report_w = -1,
                                                       .report_r = -1 };
@@ -249,6 +269,8 @@ int cml_run_plan(char *const argv[], char *const extra_env[], const char *cwd, i
         rc = run_child(&p, outp[0], errp[0], timeout_s, output_cap, out);
         outp[1] = p.out_w;
         errp[1] = p.err_w;
+        if (p.turn && p.seed_w >= 0) /* not forked: still ours */
+            close(p.seed_w);
     }
     for (int i = 0; i < 2; i++) {
         if (outp[i] >= 0) close(outp[i]);

@@ -128,15 +128,25 @@ typedef struct {
     uint64_t peak_rss;     /* the tree's largest resident size seen, bytes */
 } cml_reaper_report;
 
+/* What the supervisor enforces and where it reports. deadline: cml_now() seconds; mem_cap: the
+ * tree's resident bytes (0: none); drop: what only the lab process needs, closed after the fork
+ * (-1: none); tool: the child is ncu or compute-sanitizer, the lab its descendant. go_r >= 0: a
+ * lab that waits for its turn (cml_run_sandboxed_turn): its clock has not started; when the
+ * grader writes the seed into go_r, the supervisor passes it on through seed_w (the lab's seed
+ * pipe, closed after), and the deadline is then timeout_s away. */
+typedef struct {
+    double deadline, timeout_s;
+    uint64_t mem_cap;
+    int report_fd, drop[2], tool;
+    int go_r, seed_w;
+} cml_reaper_plan;
+
 /* In the supervisor (a forked child of the grader; async-signal-safe only): become a child
  * subreaper, fork the lab process (which calls start(arg) and never returns), wait for it until
- * `deadline` (cml_now() seconds), watch the tree's resident memory against mem_cap, then kill
- * every descendant and write a cml_reaper_report to report_fd. The caller closes, after the
- * fork, what only the lab process needs: pass those in `drop`, -1 for none. With `tool` (the
- * child is ncu or compute-sanitizer, the lab its descendant), every other process that becomes
- * our child while it runs is killed at once. Never returns. */
-_Noreturn void cml_reaper_main(void (*start)(void *), void *arg, double deadline,
-                               uint64_t mem_cap, int report_fd, const int drop[2], int tool);
+ * the deadline, watch the tree's resident memory against the cap, then kill every descendant
+ * and write a cml_reaper_report to rp->report_fd. With rp->tool, every other process that
+ * becomes our child while the tool runs is killed at once. Never returns. */
+_Noreturn void cml_reaper_main(void (*start)(void *), void *arg, const cml_reaper_plan *rp);
 
 /* Close every descriptor from 3 up but those in keep[0..n-1] (async-signal-safe). */
 void cml_close_all_but(const int *keep, int n);

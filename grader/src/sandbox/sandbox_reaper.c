@@ -197,22 +197,37 @@ static void reap_all(int self, pid_t lab, int *lab_status, int *lab_ended, int *
     }
 }
 
+/* The lab's turn came: pass the seed the grader wrote into go_r on to the lab (a pipe write
+ * below PIPE_BUF bytes arrives whole), close both ends, and start the lab's clock. */
+static double take_turn(const cml_reaper_plan *rp, int *go_r)
+{
+    char seed[64];
+    ssize_t got;
+    while ((got = read(*go_r, seed, sizeof seed)) < 0 && errno == EINTR)
+        ;
+    if (got > 0 && write(rp->seed_w, seed, (size_t)got) != got)
+        got = 0; /* the lab reads a short seed and says so */
+    close(rp->seed_w);
+    close(*go_r);
+    *go_r = -1;
+    return now_s() + rp->timeout_s;
+}
+
 /* Contract in sandbox.h. */
-_Noreturn void cml_reaper_main(void (*start)(void *), void *arg, double deadline,
-                               uint64_t mem_cap, int report_fd, const int drop[2], int tool)
+_Noreturn void cml_reaper_main(void (*start)(void *), void *arg, const cml_reaper_plan *rp)
 {
     cml_reaper_report rep;
     memset(&rep, 0, sizeof rep);
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-    int self = (int)getpid();
+    int self = (int)getpid(), go_r = rp->go_r;
     pid_t lab = fork();
     if (lab == 0)
         start(arg);
     for (int i = 0; i < 2; i++) /* the lab's ends of the grader's pipes: EOF follows its exit */
-        if (drop[i] >= 0)
-            close(drop[i]);
+        if (rp->drop[i] >= 0)
+            close(rp->drop[i]);
     int pidfd = lab > 0 ? (int)syscall(SYS_pidfd_open, lab, 0) : -1;
-    double next_watch = 0;
+    double next_watch = 0, deadline = go_r >= 0 ? 1e300 : rp->deadline; /* no clock before go */
     int strays = 0;
     while (lab > 0 && !rep.ended) {
         int st;
@@ -231,23 +246,26 @@ _Noreturn void cml_reaper_main(void (*start)(void *), void *arg, double deadline
             const int n = scan(scan_pid, scan_ppid, scan_sid);
             uint64_t rss = tree_rss(self, n);
             rep.peak_rss = rss > rep.peak_rss ? rss : rep.peak_rss;
-            if (mem_cap && rss > mem_cap) {
+            if (rp->mem_cap && rss > rp->mem_cap) {
                 rep.mem_exceeded = 1;
                 break;
             }
-            if (tool)
+            if (rp->tool)
                 kill_orphans(self, lab, n, &rep, &strays);
             next_watch = t + WATCH_MS * 1e-3;
         }
         double wait_ms = (deadline - t) * 1e3;
-        struct pollfd p = { pidfd, POLLIN, 0 };
-        poll(&p, pidfd >= 0 ? 1 : 0, wait_ms < WATCH_MS ? (int)wait_ms + 1 : WATCH_MS);
+        struct pollfd p[2] = { { pidfd, POLLIN, 0 }, { go_r, POLLIN, 0 } };
+        poll(pidfd >= 0 ? p : p + 1, (pidfd >= 0) + (go_r >= 0),
+             wait_ms < WATCH_MS ? (int)wait_ms + 1 : WATCH_MS);
+        if (go_r >= 0 && (p[1].revents & (POLLIN | POLLHUP)))
+            deadline = take_turn(rp, &go_r);
     }
     reap_all(self, lab, &rep.status, &rep.ended, &strays);
     rep.strays = strays;
     if (rep.timed_out || rep.mem_exceeded)
         rep.ended = 0; /* killed by us: the status says SIGKILL, the flags say why */
-    ssize_t w = write(report_fd, &rep, sizeof rep);
+    ssize_t w = write(rp->report_fd, &rep, sizeof rep);
     (void)w;
     _exit(lab > 0 ? 0 : 1);
 }
