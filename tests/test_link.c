@@ -12,6 +12,7 @@
 #include "grade.h"
 #include "helpers.h"
 #include "linkrules.h"
+#include "linkrules_obj.h"
 #include "planted.h"
 #include "stage.h"
 #include "suites.h"
@@ -408,6 +409,28 @@ START_TEST(api_names_match_a_cxx_function_by_its_top_level_name)
 }
 END_TEST
 
+/* A call from another section to a file-local function names it as `.text+<its start - 4>`.
+ * Under -fcf-protection (the GPU machines' g++ 13) nvcc's __cudaUnregisterBinaryUtil at .text 0
+ * is 16 bytes long, so that addend lies inside it: the callee is still the function that
+ * starts 4 bytes on (seen on an H100: an honest global object refused as "uses
+ * __cudaUnregisterFatBinary"). An absolute reference (no LR_PAST_OPERAND) stays where it is. */
+START_TEST(an_operand_names_the_function_that_starts_past_it)
+{
+    lr_func funcs[] = { { "_ZL26__cudaUnregisterBinaryUtilv", ".text", 0, 0x10 },
+                        { "_M_erase.isra.0", ".text", 0x10, 0x35d },
+                        { "inside", ".text", 0x400, 0x40 } };
+    lr_object o = { .funcs = funcs, .nfuncs = 3 };
+    lr_reloc call = { ".text.unlikely", 0x1a9, ".text", 0xc };
+    lr_reloc mid = { ".text.startup", 0x20, ".text", 0x410 }; /* not a start: the one holding it */
+    const char *to = lr_rel_target(&o, &call, LR_PAST_OPERAND);
+    ck_assert_msg(to && strcmp(to, "_M_erase.isra.0") == 0, "call .text+0xc went to %s", to);
+    to = lr_rel_target(&o, &call, 0);
+    ck_assert_msg(to && strcmp(to, "_ZL26__cudaUnregisterBinaryUtilv") == 0, "absolute: %s", to);
+    to = lr_rel_target(&o, &mid, LR_PAST_OPERAND);
+    ck_assert_msg(to && strcmp(to, "inside") == 0, "inside a function: %s", to);
+}
+END_TEST
+
 /* Both builds happen once, before the tests (they take a few seconds each). */
 Suite *link_suite(void)
 {
@@ -444,6 +467,7 @@ Suite *link_suite(void)
     tcase_add_test(tc, missing_objdump_means_not_enforced_never_a_fail);
     tcase_add_test(tc, link_rules_parse_error_names_file_and_line);
     tcase_add_test(tc, api_names_match_a_cxx_function_by_its_top_level_name);
+    tcase_add_test(tc, an_operand_names_the_function_that_starts_past_it);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -226,7 +226,11 @@ const char *lr_rel_target(const lr_object *o, const lr_reloc *r, int how)
     if (r->target[0] != '.')
         return r->target;
     const uint64_t at = (uint64_t)r->addend, past = (uint64_t)(r->addend + 4);
-    const lr_func *f = lr_func_at(o, r->target, at);
+    /* an operand's target that starts a function is that function, even where addend itself
+     * falls inside the one before (`call .text+0xc` to the function at 0x10, after a 16-byte
+     * one: every nvcc object's __cudaUnregisterBinaryUtil under -fcf-protection's endbr64) */
+    const lr_func *f = how & LR_PAST_OPERAND ? lr_func_at(o, r->target, past) : NULL;
+    f = f && f->value == past ? f : lr_func_at(o, r->target, at);
     f = f || !(how & LR_PAST_OPERAND) ? f : lr_func_at(o, r->target, past);
     f = f || !(how & LR_DATA) ? f : lr_data_at(o, r->target, past);
     return f ? f->name : NULL;
