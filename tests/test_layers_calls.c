@@ -132,6 +132,7 @@ END_TEST
 void layers_calls_add(Suite *s)
 {
     TCase *tc = tcase_create("layers_calls");
+    tcase_set_timeout(tc, 60); /* nm over every object: 2.4 s alone, past Check's 4 s under load */
     tcase_add_test(tc, grader_folders_call_no_cycle);
     tcase_add_test(tc, a_call_cycle_is_caught);
     suite_add_tcase(s, tc);
