@@ -18,6 +18,11 @@
 #include "suites.h"
 #include "util.h"
 
+/* The calibration's reference took 6 ms a case; from then on it takes 2 ms (the GPU
+ * "drifted"), and every student's timed case 6 ms: graded with the calibration, 1.00x, full
+ * marks; measured live, 3.00x, no speed points. The drift check finds it, and a1, graded
+ * before it, is graded again with live reference runs, losing its speed points: a drift that
+ * changes points is acted on. */
 START_TEST(batch_drift_regrades_with_live_reference_runs)
 {
     char cal[CML_PATH], path[CML_PATH];
@@ -25,15 +30,17 @@ START_TEST(batch_drift_regrades_with_live_reference_runs)
     student("a2", NULL);
     student("a3", NULL);
     cml_fmt(cal, sizeof cal, "%s/cal.cal", root);
-    setenv("FAKE_REF_MS", "1", 1); /* the calibration's reference: 1 ms a case */
+    setenv("FAKE_REF_MS", "6", 1); /* the calibration's reference: 6 ms a case */
     const char *calibrate[] = { "calibrate", "--root", root, "--out", cal, NULL };
     int crc = cli(calibrate);
     unsetenv("FAKE_REF_MS"); /* from now on the reference takes 2 ms: the GPU "drifted" */
     ck_assert_msg(crc == 0, "calibrate: exit %d\n%s", crc, output);
+    setenv("FAKE_MODE", "slow", 1); /* the students: 3 x 2 ms */
     const char *args[] = { "batch", "--root", root, "--submissions", sub, "--out", out,
                            "--gpus", "0", "--per-gpu", "1", "--calibration", cal,
                            "--check-every", "1", NULL };
     int rc = cli(args);
+    unsetenv("FAKE_MODE");
     cml_fmt(path, sizeof path, "%s/students/a1/status.drifted", out);
     ck_assert_msg(rc == 0 && strstr(output, "drift on GPU 0") && access(path, F_OK) == 0,
                   "exit %d, no drift found or nothing regraded:\n%s", rc, output);
@@ -43,7 +50,7 @@ START_TEST(batch_drift_regrades_with_live_reference_runs)
         cml_student_status st = status_of(name);
         cml_fmt(rec, sizeof rec, "%s/students/%s/record.json", out, name);
         char *json = cml_read_text(rec, 1 << 22, NULL);
-        ck_assert_msg(strcmp(st.state, "graded") == 0 && st.score == st.max && json &&
+        ck_assert_msg(strcmp(st.state, "graded") == 0 && st.score < st.max && json &&
                       strstr(json, "measured in this grading") && !strstr(json,
                       "\"source\": \"calibration\""), "%s: %s %g/%g, its reference %s", name,
                       st.state, st.score, st.max, json && strstr(json, "\"source\": "
@@ -94,6 +101,101 @@ START_TEST(drift_is_acted_on_when_a_second_check_finds_it_too)
     ck_assert_int_eq(two_checks(3, 0, &live, lines, sizeof lines), 0);
     ck_assert_msg(!live && strstr(lines, "drift check on GPU 0 again: ok, so the first finding "
                                          "was the check's own noise"), "%s", lines);
+}
+END_TEST
+
+/* student `name`'s summary.tsv in the batch's output (NULL: none) */
+static void summary_of(const char *name, const char *text)
+{
+    char dir[CML_PATH], path[CML_PATH];
+    cml_fmt(dir, sizeof dir, "%s/students/%s", out, name);
+    ck_assert_int_eq(cml_mkdirs(dir), 0);
+    cml_fmt(path, sizeof path, "%s/status", dir);
+    test_write(path, "graded\n");
+    cml_fmt(path, sizeof path, "%s/summary.tsv", dir);
+    if (text)
+        test_write(path, text);
+}
+
+#define SPEED(lab, task, r, full) lab "\t" task "\tpassed\t10\t10\t" r "x the reference time " \
+    "(full credit up to " full "x, none from 2.5x)\n"
+
+/* Found twice, drift sends back only the students whose speed points it could change: their
+ * graded ratio over the lab's factor (the farthest from 1 of both checks) crosses no credit
+ * bound. s1 (6.1 at 0.95x, 1.1 at 1.00x) stays graded; s2 (6.1 at 1.10x, 1.196x over 0.92,
+ * past 1.15x) and s3 (no summary to judge by) are graded again. The logs' other lines (the
+ * reference's build, a lab not comparable) name no factor. */
+START_TEST(drift_spares_students_whose_points_it_cannot_change)
+{
+    char path[CML_PATH], lines[2048];
+    ck_assert_int_eq(cml_mkdirs(out), 0);
+    cml_fmt(path, sizeof path, "%s/drift-gpu0.log", out);
+    test_write(path, "calibrate: 2 reference run(s) on Fake GPU\n"
+                     "01_coalescing: 1.010x the calibration's time over 3 timed case(s): ok\n"
+                     "06_zero_copy: 0.930x the calibration's time over 4 timed case(s): DRIFT\n");
+    cml_fmt(path, sizeof path, "%s/drift-gpu0-again.log", out);
+    test_write(path, "01_coalescing: 0.990x the calibration's time over 3 timed case(s): ok\n"
+                     "06_zero_copy: 0.920x the calibration's time over 4 timed case(s): DRIFT\n"
+                     "07_unified_memory: not comparable (no timed case in common)\n");
+    summary_of("s1", SPEED("01_coalescing", "1.1", "1.00", "1.3")
+                     SPEED("06_zero_copy", "6.1", "0.95", "1.15")
+                     "06_zero_copy\t7.1\tpassed\t12\t12\tall 5 cases passed\n");
+    summary_of("s2", SPEED("06_zero_copy", "6.1", "1.10", "1.15"));
+    summary_of("s3", NULL);
+    cml_batch *b = calloc(1, sizeof *b);
+    ck_assert_ptr_nonnull(b);
+    int graded_on[3] = { 0, 0, 0 }, queue[3];
+    static cml_plan_entry e[3] = { { .name = "s1" }, { .name = "s2" }, { .name = "s3" } };
+    b->plan.e = e, b->plan.n = 3, b->graded_on = graded_on, b->queue = queue;
+    b->ngpus = 1, b->since[0] = 3, b->check_every = 3;
+    snprintf(b->gpu[0], sizeof b->gpu[0], "0");
+    snprintf(b->out_abs, sizeof b->out_abs, "%s", out);
+    snprintf(b->cal_path, sizeof b->cal_path, "cal.cal");
+    FILE *f = fmemopen(lines, sizeof lines, "w");
+    b->progress.f = f;
+    cml_drift_done(b, 0, 3 << 8);
+    cml_drift_done(b, 0, 3 << 8);
+    fclose(f);
+    int n = b->nqueue, q0 = queue[0], q1 = queue[1];
+    free(b);
+    ck_assert_msg(n == 2 && q0 == 1 && q1 == 2, "%d graded again (%d, %d): %s", n, q0, q1, lines);
+    ck_assert_msg(strstr(lines, "2 student(s) graded since its last check are graded again, 1 "
+                                "kept"), "%s", lines);
+    cml_fmt(path, sizeof path, "%s/students/s1/status", out);
+    ck_assert_int_eq(access(path, F_OK), 0);
+    cml_fmt(path, sizeof path, "%s/students/s2/status.drifted", out);
+    ck_assert_int_eq(access(path, F_OK), 0);
+}
+END_TEST
+
+/* What a drift can touch, alone: a ratio inside the partial-credit band moves with any factor;
+ * one at a bound moves within the rounding; a lab the checks did not measure takes their
+ * factor; no log, or a log whose lines name no factor, counts as touched. */
+START_TEST(drift_touches_partial_credit_bounds_and_the_unknown)
+{
+    char dir[CML_PATH], log[CML_PATH], other[CML_PATH];
+    ck_assert_int_eq(cml_mkdirs(out), 0);
+    cml_fmt(log, sizeof log, "%s/one.log", out);
+    test_write(log, "03_bank_conflicts: 1.001x the calibration's time over 3 timed case(s): ok\n");
+    cml_fmt(other, sizeof other, "%s/other.log", out);
+    test_write(other, "calibrate: 1 reference run(s), 2x faster than last time\n");
+    const char *const logs[] = { log }, *const none[] = { "/nonexistent/drift.log" },
+                      *const bogus[] = { other };
+    struct { const char *summary; int touched; } c[] = {
+        { SPEED("03_bank_conflicts", "3.2", "1.60", "1.2"), 1 },  /* partial credit */
+        { SPEED("03_bank_conflicts", "3.2", "1.20", "1.2"), 1 },  /* at the bound */
+        { SPEED("03_bank_conflicts", "3.2", "1.17", "1.2"), 0 },  /* clear of it */
+        { SPEED("04_float4", "4.1", "0.90", "1.2"), 0 },          /* 04 takes 03's factor */
+        { SPEED("04_float4", "4.1", "1.60", "1.2"), 1 },
+        { "03_bank_conflicts\t3.1\twrong\t0\t5\tcase n=4: 2 of 4 wrong\n", 0 } };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        summary_of("t", c[i].summary);
+        cml_fmt(dir, sizeof dir, "%s/students/t", out);
+        ck_assert_msg(cml_drift_touches(dir, logs, 1) == c[i].touched, "case %zu: %s", i,
+                      c[i].summary);
+    }
+    ck_assert_int_eq(cml_drift_touches(dir, none, 1), 1);
+    ck_assert_int_eq(cml_drift_touches(dir, bogus, 1), 1);
 }
 END_TEST
 
@@ -322,6 +424,8 @@ void batch_calibration_add(Suite *s)
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, batch_drift_regrades_with_live_reference_runs);
     tcase_add_test(tc, drift_is_acted_on_when_a_second_check_finds_it_too);
+    tcase_add_test(tc, drift_spares_students_whose_points_it_cannot_change);
+    tcase_add_test(tc, drift_touches_partial_credit_bounds_and_the_unknown);
     tcase_add_test(tc, batch_calibrates_beside_the_first_builds);
     tcase_add_test(tc, batch_calibrates_first_when_a_place_is_held);
     tcase_add_test(tc, batch_killed_while_calibrating_leaves_nothing_running);

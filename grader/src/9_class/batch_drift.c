@@ -152,6 +152,17 @@ pid_t cml_drift_start(cml_batch *b, int g)
     return cml_child_start(args, b->gpu[g], log);
 }
 
+/* Contract in batch_run.h. */
+int cml_drift_regrades(const cml_batch *b, int g, const char *name)
+{
+    char dir[CML_PATH], logs[2][CML_PATH];
+    const char *const logp[2] = { logs[0], logs[1] };
+    cml_fmt(dir, sizeof dir, "%s/students/%s", b->out_abs, name);
+    cml_fmt(logs[0], sizeof logs[0], "%s/drift-gpu%s.log", b->out_abs, b->gpu[g]);
+    cml_fmt(logs[1], sizeof logs[1], "%s/drift-gpu%s-again.log", b->out_abs, b->gpu[g]);
+    return cml_drift_touches(dir, logp, 2);
+}
+
 /* Contract in batch_run.h. A check that finds drift is made once more before anyone is graded
  * again: acting on it costs the students since the last good check a grading each and makes
  * every later grading of the GPU time the reference live (about 10 s more of the GPU each),
@@ -171,12 +182,17 @@ void cml_drift_done(cml_batch *b, int g, int wstatus)
         cml_progress_note(&b->progress, line);
         return;
     }
+    int kept = 0;
     for (int i = 0; i < b->plan.n; i++) {
         if (b->graded_on[i] != g)
             continue;
         b->graded_on[i] = -1;
         if (!drift)
             continue;
+        if (!cml_drift_regrades(b, g, b->plan.e[i].name)) { /* its points stand either way */
+            kept++;
+            continue;
+        }
         char path[CML_PATH], old[CML_PATH];
         cml_fmt(path, sizeof path, "%s/students/%s/status", b->out_abs, b->plan.e[i].name);
         cml_fmt(old, sizeof old, "%s.drifted", path);
@@ -189,7 +205,8 @@ void cml_drift_done(cml_batch *b, int g, int wstatus)
         b->live[g] = 1;
         snprintf(line, sizeof line, "drift on GPU %s (drift-gpu%s.log, drift-gpu%s-again.log): "
                  "it measures the reference live from now on; %d student(s) graded since its "
-                 "last check are graded again", b->gpu[g], b->gpu[g], b->gpu[g], requeued);
+                 "last check are graded again, %d kept (no speed point of theirs can change by "
+                 "it)", b->gpu[g], b->gpu[g], b->gpu[g], requeued, kept);
     } else {
         snprintf(line, sizeof line, "drift check on GPU %s%s: %s", b->gpu[g],
                  doubted ? " again" : "", WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0

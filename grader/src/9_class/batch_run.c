@@ -90,13 +90,13 @@ static void start(cml_batch *b, int g, cml_slot *s, int i)
 }
 
 /* A grading in slot s of GPU g ended with wstatus: its status, or back on the queue when
- * its GPU drifted while it ran with the calibration. */
+ * its GPU drifted while it ran with the calibration and that could change its points. */
 static void finish(cml_batch *b, int g, cml_slot *s, int wstatus)
 {
     cml_student_status st = { 0 };
     char log[CML_PATH], line[300];
     const cml_plan_entry *e = &b->plan.e[s->entry];
-    if (s->used_cal && b->live[g]) {
+    if (s->used_cal && b->live[g] && cml_drift_regrades(b, g, e->name)) {
         b->queue[b->nqueue++] = s->entry;
         snprintf(line, sizeof line, "%s: graded while GPU %s drifted: graded again", e->name,
                  b->gpu[g]);

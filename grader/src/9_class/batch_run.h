@@ -89,7 +89,19 @@ int cml_drift_due(const cml_batch *b, int g);
 pid_t cml_drift_start(cml_batch *b, int g);
 /* batch_drift.c: a drift check on GPU g ended with wstatus. A first finding of drift only
  * makes the next check due at once; on drift found twice in a row, g measures live from now on
- * and what it graded since its last good check goes back on the queue. */
+ * and what it graded since its last good check goes back on the queue, but for the students
+ * whose points the drift cannot change (cml_drift_regrades). */
 void cml_drift_done(cml_batch *b, int g, int wstatus);
+/* batch_drift_spare.c: whether the grade of the student whose output folder is dir could change
+ * by the drift the checks' logs measured (each "<lab>: <f>x the calibration's time" line; a
+ * lab's factor farthest from 1 over the logs; a lab the checks do not measure, the measured
+ * labs' factor farthest from 1): 0 when every task's speed credit is the same at its graded
+ * ratio and at that ratio over f (the reference's time at its grading lay between the
+ * calibration's and the check's), the rounding of both figures allowed for; 1 otherwise, and
+ * when the summary or a log cannot be read or names no factor. */
+int cml_drift_touches(const char *dir, const char *const logs[], int nlogs);
+/* batch_drift.c: whether student `name`, graded on GPU g with the calibration, is graded again
+ * now that g drifted: cml_drift_touches on its output and g's two drift logs. */
+int cml_drift_regrades(const cml_batch *b, int g, const char *name);
 
 #endif /* CML_BATCH_RUN_H */
