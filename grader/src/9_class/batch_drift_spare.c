@@ -73,13 +73,15 @@ static int credit_moves(double r, double full, double zero, double f)
 static int line_moves(const char *line, const factor *fs, int n)
 {
     static const char KEY[] = "x the reference time (full credit up to ";
-    char lab[64];
+    char lab[64], status[32] = "";
     const char *detail = line;
     for (int tabs = 0; tabs < 5 && detail; tabs++)
         detail = strchr(detail, '\t') ? strchr(detail, '\t') + 1 : NULL;
     const char *key = detail ? strstr(detail, KEY) : NULL;
-    if (!key) /* no speed judged against the reference: nothing the drift moves */
-        return 0;
+    sscanf(line, "%*[^\t]\t%*[^\t]\t%31[^\t]", status);
+    if (!key) /* no speed judged against the reference, or (a failed technique check leads the
+               * detail, whose end may be cut) none shown: only the latter may move */
+        return strcmp(status, "technique") == 0;
     const char *num = key;
     while (num > detail && (num[-1] == '.' || (num[-1] >= '0' && num[-1] <= '9')))
         num--;
