@@ -58,7 +58,7 @@ static void run_with_turn(turn_probe *t, double limit_s, cml_proc_result *res, c
     t->dir = dir;
     char *argv[] = { "./lab", "-c", (char *)script, NULL };
     const cml_run_turn turn = { slow_turn, t };
-    cml_run_sandboxed_turn(argv, dir, NULL, -1, 987654321987ull, &turn, limit_s, 4096, res);
+    cml_run_sandboxed_turn(argv, dir, -1, 987654321987ull, &turn, limit_s, 4096, res);
     cml_fmt(path, sizeof path, "%s/seed", dir);
     char *text = cml_read_text(path, 64, NULL);
     snprintf(seed, len, "%s", text ? text : "(none)");

@@ -4,9 +4,6 @@
 #include "technique_fixture.h"
 #include "suites.h"
 
-#include <glob.h>
-#include <time.h>
-
 #define TWO_TASKS HEAD TASK "ncu copy m.sum 0 no conflicts\ntechnique 1\ntask 1.2\ncheck copy\n" \
     "points 6\ncase n=1000\nncu other m.sum 0 no conflicts\nncu_case n=64\ntechnique 1\n"
 
@@ -29,7 +26,6 @@ static const char KILL_SHARED[] =
 
 static cml_lab_spec specs[2];
 static cml_lab_result out[2];
-static const cml_run_turn *phase_turn; /* the shared runs start ahead and wait for it; NULL */
 
 /* Two labs of TWO_TASKS, their tasks passed, those marked in ran[l] as having run, through the
  * technique phase with the meeting fake in front, waiting for meet_n runs; its progress lines
@@ -62,13 +58,7 @@ static void phase_of_two_labs_to(const unsigned char ran[2][2], const char *meet
         labs[l] = (cml_tech_lab){ &specs[l], env, &out[l] };
         labs[l].env.ncu = NULL; /* the phase keeps each lab's runs */
     }
-    if (phase_turn) {
-        cml_technique_phase ph;
-        cml_technique_start(labs, 2, phase_turn, &ph);
-        cml_technique_finish(&ph, labs, progress);
-    } else {
-        cml_technique_labs(labs, 2, progress);
-    }
+    cml_technique_labs(labs, 2, progress);
     unsetenv("MEET_N");
     unsetenv("MEET_NCU");
 }
@@ -179,57 +169,6 @@ START_TEST(a_failed_shared_run_says_why_and_each_task_runs_alone)
 }
 END_TEST
 
-/* How many of the meeting fake's runs have started (its $FAKE_ARGS.started.<pid> files). */
-static int runs_started(void)
-{
-    char pattern[CML_PATH];
-    glob_t g;
-    cml_fmt(pattern, sizeof pattern, "%s.started.*", in_dir("args"));
-    int n = glob(pattern, 0, NULL, &g) == 0 ? (int)g.gl_pathc : 0;
-    globfree(&g);
-    return n;
-}
-
-typedef struct {
-    int calls, fewest; /* turns taken, and the fewest runs started when one was taken */
-} turns_seen;
-
-/* The sanitizer phase's end as the shared runs started ahead see it: up to 2 s, until both
- * runs are under way. */
-static void sanitizers_end(void *arg)
-{
-    turns_seen *seen = arg;
-    for (int i = 0; i < 200 && runs_started() < 2; i++)
-        nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
-    int n = runs_started();
-    __atomic_fetch_add(&seen->calls, 1, __ATOMIC_SEQ_CST);
-    int low = __atomic_load_n(&seen->fewest, __ATOMIC_SEQ_CST);
-    while (n < low && !__atomic_compare_exchange_n(&seen->fewest, &low, n, 0, __ATOMIC_SEQ_CST,
-                                                   __ATOMIC_SEQ_CST))
-        ;
-}
-
-/* Started ahead (cml_technique_start with a turn, as the pipeline does before the sanitizers):
- * both shared runs start at once and each waits for the turn, and the verdicts are those of
- * the phase run after it. */
-START_TEST(shared_runs_started_ahead_wait_for_their_turn)
-{
-    turns_seen seen = { 0, 99 };
-    const cml_run_turn turn = { sanitizers_end, &seen };
-    phase_turn = &turn;
-    phase_of_two_labs((const unsigned char[2][2]){ { 1, 1 }, { 1, 1 } }, "2");
-    phase_turn = NULL;
-    ck_assert_msg(seen.calls == 2 && seen.fewest == 2, "%d turns taken, %d runs under way at "
-                  "the first", seen.calls, seen.fewest);
-    for (int l = 0; l < 2; l++) {
-        ck_assert_str_eq(cml_status_name(out[l].tasks[0].status), "passed");
-        ck_assert_str_eq(cml_status_name(out[l].tasks[1].status), "technique");
-        ck_assert_msg(strstr(out[l].tasks[0].tech[0].detail, "in one ncu run for 2 tasks"),
-                      "lab %d: %s", l, out[l].tasks[0].tech[0].detail);
-    }
-}
-END_TEST
-
 /* Contract in suites.h: the technique phase's tests, a test case of the technique suite with
  * this file's own copy of the fixture. */
 void technique_labs_add(Suite *s)
@@ -240,6 +179,5 @@ void technique_labs_add(Suite *s)
     tcase_add_test(tc, labs_profile_at_once_with_their_own_verdicts);
     tcase_add_test(tc, a_task_that_did_not_run_is_not_checked);
     tcase_add_test(tc, a_failed_shared_run_says_why_and_each_task_runs_alone);
-    tcase_add_test(tc, shared_runs_started_ahead_wait_for_their_turn);
     suite_add_tcase(s, tc);
 }

@@ -34,7 +34,6 @@ typedef struct {
                                            phase's), ntraced of them; a check whose case is
                                            not among them runs its own */
     int ntraced;
-    const cml_run_turn *turn; /* a tool run started ahead waits for it (tool_run.h); NULL: none */
 } cml_technique_env;
 
 /* ptx or sass check c: a line of the student's code (of the kernel c->scope, when set, which

@@ -86,11 +86,7 @@ int cml_tool_run(char *const argv[], const char *log_opt, const cml_technique_en
     }
     cml_install_folder(argv[0], root, sizeof root); /* .../cuda-13.0: the tool's own files */
     cml_tool_dirs dirs = { root, report, env->tool_tmp };
-    if (env->turn) /* the tool and its lab start now, and wait for env->turn */
-        cml_run_sandboxed_turn(args, dir, &dirs, result_fd, env->seed, env->turn, limit,
-                               TOOL_LOG_CAP, r);
-    else
-        cml_run_sandboxed(args, NULL, dir, &dirs, result_fd, &env->seed, limit, TOOL_LOG_CAP, r);
+    cml_run_sandboxed(args, NULL, dir, &dirs, result_fd, &env->seed, limit, TOOL_LOG_CAP, r);
     cml_proc_describe(r, limit, how, sizeof how); /* from what it printed, before the log */
     take_log(r, log);
     char failed[CML_PATH], *why = NULL; /* cml-confine could not start the lab */

@@ -372,9 +372,9 @@ typedef struct {
     void (*take)(void *arg);
     void *arg;
 } cml_run_turn;
-int cml_run_sandboxed_turn(char *const argv[], const char *scratch, const cml_tool_dirs *tool,
-                           int result_fd, uint64_t seed, const cml_run_turn *turn,
-                           double timeout_s, size_t output_cap, cml_proc_result *out);
+int cml_run_sandboxed_turn(char *const argv[], const char *scratch, int result_fd,
+                           uint64_t seed, const cml_run_turn *turn, double timeout_s,
+                           size_t output_cap, cml_proc_result *out);
 void cml_proc_result_free(cml_proc_result *r);
 
 #endif /* CML_H */

@@ -3,13 +3,10 @@
  * so the runs here share the GPU among themselves under the grading's hold of its lock. */
 #include "grade_build.h"
 #include "evidence.h"
-#include "gpu_lock.h"
 #include "grade_technique.h"
 #include "util.h"
 
-#include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* Every lab's technique checks as the two phases below see them: binary, evidence, and the
  * trace runs made ahead (traced, CML_MAX_TASKS per lab; NULL: none). */
@@ -59,65 +56,18 @@ static void sanitize_all(const cml_grade_opts *o, const lab_build *lb, const cml
                                                                                       : NULL);
 }
 
-/* The sanitizer phase's end, which the ncu runs started ahead wait for (their turn). */
-typedef struct {
-    pthread_mutex_t m;
-    pthread_cond_t c;
-    int open;
-} gate;
-
-static void gate_wait(void *arg)
-{
-    gate *q = arg;
-    pthread_mutex_lock(&q->m);
-    while (!q->open)
-        pthread_cond_wait(&q->c, &q->m);
-    pthread_mutex_unlock(&q->m);
-}
-
-static void gate_open(gate *q)
-{
-    pthread_mutex_lock(&q->m);
-    q->open = 1;
-    pthread_cond_broadcast(&q->c);
-    pthread_mutex_unlock(&q->m);
-}
-
-/* Whether the technique phase's ncu runs start before the sanitizer phase and wait for its end
- * (cml_technique_start): ncu's own start, about 1 s of each run (2.0-2.8 s with the seed there
- * at once against 1.1-1.2 s from a seed given 3 s later: lab 03 on an H100,
- * scripts/exp/turn-ends.sh), then costs the grading none of its GPU time, and nothing they do
- * before the turn is profiled or timed. CML_NCU_AHEAD=0: after the sanitizers, as before. */
-static int ncu_ahead(void)
-{
-    const char *v = getenv("CML_NCU_AHEAD");
-    return !(v && strcmp(v, "0") == 0);
-}
-
 /* Contract in grade_build.h. The technique phase reads the labs as the sanitizer phase left
- * them: the same array, its statuses in g->labs. One hold of the GPU lock spans both phases, so
- * that the ncu runs started ahead stay inside it. */
+ * them: the same array, its statuses in g->labs. */
 void cml_grade_after_labs(const cml_grade_opts *o, const lab_build *lb, const cml_run_opts *ro,
                           cml_grading *g)
 {
     cml_trace_run *traced = calloc((size_t)g->nlabs * CML_MAX_TASKS + 1, sizeof *traced);
     cml_tech_lab labs[CML_MAX_LABS];
-    cml_technique_phase ph;
-    gate end = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
-    const cml_run_turn turn = { gate_wait, &end };
-    const int tech = g->have_gpu || o->student_bin; /* as grade_labs.c: the labs that ran */
     tech_labs(o, lb, ro, g, traced, labs);
-    cml_gpu_hold();
-    if (tech && ncu_ahead())
-        cml_technique_start(labs, g->nlabs, &turn, &ph);
     sanitize_all(o, lb, ro, g, labs, traced);
-    gate_open(&end);
-    if (tech && !ncu_ahead())
-        cml_technique_start(labs, g->nlabs, NULL, &ph);
-    if (tech) {
-        cml_technique_finish(&ph, labs, ro->progress); /* with the traces made beside */
+    if (g->have_gpu || o->student_bin) { /* as grade_labs.c: the labs whose binaries ran */
+        cml_technique_labs(labs, g->nlabs, ro->progress); /* with the traces made beside */
         cml_rescore(g);
     }
-    cml_gpu_release();
     free(traced);
 }

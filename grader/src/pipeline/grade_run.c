@@ -121,7 +121,7 @@ void cml_lab_run(const char *bin, const char *sha, const cml_lab_spec *spec,
     const double limit = spec->timeout_s > 0 ? spec->timeout_s : 60;
     if (lab_turns()) { /* the lab starts CUDA beside the run before it, then waits its turn */
         const cml_run_turn turn = { take_gpu, &held };
-        cml_run_sandboxed_turn(argv, dir ? dir : scratch, NULL, fd, o->seed, &turn, limit,
+        cml_run_sandboxed_turn(argv, dir ? dir : scratch, fd, o->seed, &turn, limit,
                                CML_RUN_OUTPUT_CAP, &lr->proc);
     } else {
         take_gpu(&held);

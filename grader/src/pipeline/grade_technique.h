@@ -5,7 +5,6 @@
 
 #include "technique_run.h" /* the ncu runs a lab's checks share, and technique.h */
 
-#include <pthread.h>
 #include <stdio.h>
 
 /* Run task t's checks into r->tech[], then, when every case passed (status passed or slow),
@@ -26,29 +25,8 @@ typedef struct {
 /* The technique checks of every task that ran, in labs[0..n), after all were scored (a check
  * may award or withhold a task's points); each lab's score is totalled again. The tasks of a lab
  * solved by then share one ncu run (technique_run.h), and those runs of all n labs go at once,
- * under one hold of the GPU lock (grade_technique_labs.c says why that is safe). */
+ * under one hold of the GPU lock (grade_technique.c says why that is safe). */
 void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress);
-
-/* cml_technique_labs in two steps, so that the shared ncu runs can start ahead: start takes
- * the solved tasks as they stand, a hold of the GPU lock (nested in the caller's, which must
- * last until finish), and starts each lab's shared run in a thread of its own; with a turn,
- * ncu and its lab start at once and wait for turn->take before they profile anything. finish
- * joins them, releases the hold, and judges every task that ran (a task the sanitizers failed
- * meanwhile is judged by its status then: its row of the shared run counts for nothing). */
-typedef struct {
-    cml_tech_lab *lab;
-    int solved[CML_MAX_TASKS];
-    int shared; /* how many tasks the run took (0: none) */
-} cml_lab_profile;
-typedef struct {
-    int n, have_tmp, started[CML_MAX_LABS];
-    cml_lab_profile p[CML_MAX_LABS];
-    pthread_t th[CML_MAX_LABS];
-    char tmp[32];
-} cml_technique_phase;
-void cml_technique_start(cml_tech_lab *labs, int n, const cml_run_turn *turn,
-                         cml_technique_phase *ph);
-void cml_technique_finish(cml_technique_phase *ph, cml_tech_lab *labs, FILE *progress);
 
 /* The trace runs the technique phase will need, made ahead: one per task of labs[0..n) that
  * ran, has a trace check and passed every case, into traced[l * CML_MAX_TASKS + t] (zeroed by

@@ -133,11 +133,11 @@ int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *s
 }
 
 /* Contract in cml.h. */
-int cml_run_sandboxed_turn(char *const argv[], const char *scratch, const cml_tool_dirs *tool,
-                           int result_fd, uint64_t seed, const cml_run_turn *turn,
-                           double timeout_s, size_t output_cap, cml_proc_result *out)
+int cml_run_sandboxed_turn(char *const argv[], const char *scratch, int result_fd,
+                           uint64_t seed, const cml_run_turn *turn, double timeout_s,
+                           size_t output_cap, cml_proc_result *out)
 {
-    return sandboxed(argv, NULL, scratch, tool, result_fd, &seed, turn, timeout_s, output_cap,
+    return sandboxed(argv, NULL, scratch, NULL, result_fd, &seed, turn, timeout_s, output_cap,
                      out);
 }
 
