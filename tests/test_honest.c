@@ -32,8 +32,11 @@ typedef struct {
     const cml_lab_spec *spec; /* NULL: no lab of that name */
     char stage_err[1024];
     int staged;
-    cml_build b;
+    cml_build b, cet; /* as the development machines' compiler builds it, and as the GPU
+                         machines' g++ 13 does (-fcf-protection: endbr64, other layouts) */
 } honest_variant;
+
+#define CET_FLAG "-fcf-protection=full"
 
 static cml_lab_spec specs[CML_MAX_LABS];
 static int nspecs;
@@ -101,7 +104,7 @@ static void honest_find(void)
 static void build_all(void)
 {
     char work[256], common[CML_PATH], honest[CML_PATH];
-    cml_build *jobs[HONEST_MAX];
+    cml_build *jobs[2 * HONEST_MAX];
     int njobs = 0;
     test_tmpdir(base, sizeof base);
     cml_fmt(honest, sizeof honest, "%s/tests/honest", test_root());
@@ -111,13 +114,16 @@ static void build_all(void)
         honest_variant *v = &variants[i];
         if (!v->spec)
             continue;
-        v->b = (cml_build){ .spec = v->spec, .cc = cml_default_cc(), .timeout_s = 600,
-                            .evidence = 1 };
-        cml_fmt(work, sizeof work, "%s/%03d", base, i);
-        v->staged = cml_stage(test_root(), v->spec, CML_SIDE_STUDENT, v->dir, work, v->b.dir,
-                              sizeof v->b.dir, v->stage_err, sizeof v->stage_err) == 0;
-        if (v->staged)
-            jobs[njobs++] = &v->b;
+        for (int c = 0; c < 2; c++) {
+            cml_build *b = c ? &v->cet : &v->b;
+            *b = (cml_build){ .spec = v->spec, .cc = cml_default_cc(), .timeout_s = 600,
+                              .evidence = 1, .host_flag = c ? CET_FLAG : NULL };
+            cml_fmt(work, sizeof work, "%s/%03d%s", base, i, c ? "-cet" : "");
+            v->staged = cml_stage(test_root(), v->spec, CML_SIDE_STUDENT, v->dir, work, b->dir,
+                                  sizeof b->dir, v->stage_err, sizeof v->stage_err) == 0;
+            if (v->staged)
+                jobs[njobs++] = b;
+        }
     }
     cml_fmt(common, sizeof common, "%s/common-objects-sm%d", base, cml_default_cc());
     struct cml_common *lib = cml_build_common_start(test_root(), cml_default_cc(), common);
@@ -130,8 +136,10 @@ static void build_all(void)
 
 static void clean_all(void)
 {
-    for (int i = 0; i < nvariants; i++)
+    for (int i = 0; i < nvariants; i++) {
         cml_build_free(&variants[i].b);
+        cml_build_free(&variants[i].cet);
+    }
     if (base[0])
         cml_rmtree(base);
 }
@@ -154,17 +162,31 @@ static int judged_without_gpu(enum cml_tech_kind k)
     return k == CML_TECH_PTX || k == CML_TECH_FORBID;
 }
 
-/* Variant _i builds (no link- or include-rule refusal), and every technique check of every
- * task passes on its build, as if every case had passed. */
+/* Variant _i / 2 builds (no link- or include-rule refusal), and every technique check of
+ * every task passes on its build, as if every case had passed: built as here for an even _i,
+ * as the GPU machines' compiler builds it (CET_FLAG) for an odd one. */
 START_TEST(honest_variant_builds_and_passes_every_static_check)
 {
-    honest_variant *v = &variants[_i];
+    honest_variant *v = &variants[_i / 2];
+    const cml_build *b = _i % 2 ? &v->cet : &v->b;
+    const char *how = _i % 2 ? " (built with " CET_FLAG ", as the GPU machines' g++ 13)" : "";
     ck_assert_msg(v->spec != NULL, "%s/%s: no lab named %s in grader/specs", v->lab, v->name,
                   v->lab);
     ck_assert_msg(v->staged, "%s/%s: the grader would not stage it: %s", v->lab, v->name,
                   v->stage_err);
-    ck_assert_msg(v->b.ok, "%s/%s does not build:\n%.3500s", v->lab, v->name,
-                  v->b.log ? v->b.log : "(no log)");
+    ck_assert_msg(b->ok, "%s/%s%s does not build:\n%.3500s", v->lab, v->name, how,
+                  b->log ? b->log : "(no log)");
+    if (_i % 2) { /* the flag reached the host compiler: its functions start with endbr64 */
+        char cmd[CML_PATH + 64], *o = cml_object_of(v->spec->files[0]);
+        cml_fmt(cmd, sizeof cmd, "objdump -d '%s/%s' | grep -c endbr64", b->dir, o);
+        FILE *p = popen(cmd, "r");
+        int endbr = 0;
+        ck_assert_msg(p && fscanf(p, "%d", &endbr) == 1, "%s", cmd);
+        pclose(p);
+        free(o);
+        ck_assert_msg(endbr > 0, "%s/%s: no endbr64 in its object: built without " CET_FLAG,
+                      v->lab, v->name);
+    }
     char failed[6000] = "", work[64];
     test_tmpdir(work, sizeof work);
     for (int i = 0; i < v->spec->ntasks; i++) {
@@ -173,8 +195,8 @@ START_TEST(honest_variant_builds_and_passes_every_static_check)
         memset(&r, 0, sizeof r);
         r.spec = t;
         judge_as(&r, CML_STATUS_PASSED, "every case passed");
-        cml_technique_env env = { .ev_dir = v->b.ev_dir, .ev_digest = v->b.ev_digest,
-                                  .cc = v->b.cc, .seed = 1, .work_dir = work, .timeout_s = 10 };
+        cml_technique_env env = { .ev_dir = b->ev_dir, .ev_digest = b->ev_digest,
+                                  .cc = b->cc, .seed = 1, .work_dir = work, .timeout_s = 10 };
         cml_technique_task(v->spec, t, &env, &r);
         for (int k = 0; k < t->ntech; k++)
             if (r.tech[k].state == CML_TECH_FAILED ||
@@ -182,7 +204,8 @@ START_TEST(honest_variant_builds_and_passes_every_static_check)
                 note_failure(failed, sizeof failed, t, k, &r.tech[k]);
     }
     cml_rmtree(work);
-    ck_assert_msg(failed[0] == '\0', "%s/%s loses technique points:%s", v->lab, v->name, failed);
+    ck_assert_msg(failed[0] == '\0', "%s/%s%s loses technique points:%s", v->lab, v->name, how,
+                  failed);
 }
 END_TEST
 
@@ -215,7 +238,8 @@ Suite *honest_suite(void)
     TCase *tc = tcase_create("honest variants built by the grader");
     tcase_set_timeout(tc, 300);
     tcase_add_unchecked_fixture(tc, build_all, clean_all);
-    tcase_add_loop_test(tc, honest_variant_builds_and_passes_every_static_check, 0, nvariants);
+    tcase_add_loop_test(tc, honest_variant_builds_and_passes_every_static_check, 0,
+                        2 * nvariants);
     suite_add_tcase(s, tc);
     return s;
 }

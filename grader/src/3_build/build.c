@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_ARGS (18 + 2 * CML_MAX_FILES + CML_NCOMMON)
+#define MAX_ARGS (20 + 2 * CML_MAX_FILES + CML_NCOMMON)
 
 /* Contract in build.h. */
 const char *const CML_COMMON_SOURCES[CML_NCOMMON] = {
@@ -34,9 +34,15 @@ static int lab_args(const cml_build *b, char *arch, size_t archlen, char *inc, s
     int n = 0;
     snprintf(arch, archlen, "-arch=sm_%d", b->cc);
     snprintf(inc, inclen, "labs/%s", b->spec->lab);
-    const char *fixed[] = { CML_NVCC_LANG, arch, "-I", "common", "-I", inc, "-o", "lab" };
+    const char *fixed[] = { CML_NVCC_LANG, arch, "-I", "common", "-I", inc };
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         args[n++] = (char *)fixed[i];
+    if (b->host_flag) { /* before -o: every compile step takes what comes before it */
+        args[n++] = "-Xcompiler";
+        args[n++] = (char *)b->host_flag;
+    }
+    args[n++] = "-o";
+    args[n++] = "lab";
     for (int i = 0; i < b->spec->nharness; i++)
         if (cml_is_cu(b->spec->harness[i]))
             args[n++] = (char *)b->spec->harness[i];

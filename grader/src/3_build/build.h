@@ -45,6 +45,9 @@ typedef struct {
                                  compile them in every build */
     double timeout_s;       /* 0: CML_BUILD_TIMEOUT_S */
     int evidence;           /* collect the technique evidence (evidence.h): student builds */
+    const char *host_flag;  /* one more option for the host compiler (part of the cache key);
+                               NULL: none. The tests build with -fcf-protection=full as the GPU
+                               machines' g++ 13 does by default, where objects differ */
     /* filled by cml_build_lab */
     int ok, cached;
     char bin[CML_PATH];     /* the binary to run */
