@@ -63,10 +63,10 @@ const lr_func *lr_data_at(const lr_object *o, const char *section, uint64_t offs
 
 /* What relocation r names: its symbol, or for a section symbol (".text+0x40", how the assembler
  * names what is file-local) what lies there: the function holding the addend; with
- * LR_PAST_OPERAND first a function that starts at addend + 4, then the one holding addend + 4
- * (a call's or RIP-relative operand's addend is -4 from its place); with LR_DATA also data that starts exactly at addend + 4 (`lea
- * handle(%rip)`; only a start: `cmpb $0, guard(%rip)` is -5, inside the object before it).
- * NULL when nothing is there. */
+ * LR_PAST_OPERAND (a call's or RIP-relative operand's addend is -4 from its place) first a
+ * function that starts at addend + 4, and failing both the one holding addend + 4; with
+ * LR_DATA also data that starts exactly at addend + 4 (`lea handle(%rip)`; only a start:
+ * `cmpb $0, guard(%rip)` is -5, inside the object before it). NULL when nothing is there. */
 enum { LR_PAST_OPERAND = 1, LR_DATA = 2 };
 const char *lr_rel_target(const lr_object *o, const lr_reloc *r, int how);
 
