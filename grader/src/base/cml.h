@@ -365,7 +365,8 @@ int cml_run_sandboxed(char *const argv[], char *const extra_env[], const char *s
                       double timeout_s, size_t output_cap, cml_proc_result *out);
 /* A lab run that waits for its turn: cml_run_sandboxed with a seed, but the lab is started at
  * once and starts CUDA (CML_SEED_WAIT) while take(arg) waits for the GPU; then its seed is
- * passed and its time limit starts (wall_s counts from there). A lab process spends about
+ * passed and its time limit starts (wall_s counts from there). turn NULL: the seed is there
+ * from the start, as cml_run_sandboxed gives it. A lab process spends about
  * 0.13 s of its start beside the run before it instead of in its turn (H100,
  * scripts/exp/turn-start.sh). */
 typedef struct {

@@ -117,17 +117,13 @@ void cml_lab_run(const char *bin, const char *sha, const cml_lab_spec *spec,
     argv[a] = NULL;
     cml_run_asked asked; /* every record is checked against what was asked */
     asked_of(spec, cl, &asked);
-    int fd = cml_result_fd_open(), held = 0;
-    const double limit = spec->timeout_s > 0 ? spec->timeout_s : 60;
-    if (lab_turns()) { /* the lab starts CUDA beside the run before it, then waits its turn */
-        const cml_run_turn turn = { take_gpu, &held };
-        cml_run_sandboxed_turn(argv, dir ? dir : scratch, fd, o->seed, &turn, limit,
-                               CML_RUN_OUTPUT_CAP, &lr->proc);
-    } else {
+    int fd = cml_result_fd_open(), held = 0, ahead = lab_turns();
+    const cml_run_turn turn = { take_gpu, &held };
+    if (!ahead) /* else the lab starts CUDA beside the run before it, then waits its turn */
         take_gpu(&held);
-        cml_run_sandboxed(argv, NULL, dir ? dir : scratch, NULL, fd, &o->seed, limit,
-                          CML_RUN_OUTPUT_CAP, &lr->proc);
-    }
+    cml_run_sandboxed_turn(argv, dir ? dir : scratch, fd, o->seed, ahead ? &turn : NULL,
+                           spec->timeout_s > 0 ? spec->timeout_s : 60, CML_RUN_OUTPUT_CAP,
+                           &lr->proc);
     if (held)
         cml_gpu_release();
     size_t len = 0;
