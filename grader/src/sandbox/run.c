@@ -136,8 +136,8 @@ static _Noreturn void supervisor(child_plan *p)
                    p->seed_fd > 2 ? p->seed_fd : -1, p->turn ? p->go_r : -1,
                    p->turn ? p->seed_w : -1 };
     cml_close_all_but(keep, 9);
-    const cml_reaper_plan rp = { .deadline = p->deadline, .timeout_s = p->timeout_s,
-                                 .mem_cap = p->mem_cap, .report_fd = p->report_w,
+    const cml_reaper_plan rp = { .timeout_s = p->timeout_s, .mem_cap = p->mem_cap,
+                                 .report_fd = p->report_w,
                                  .drop = { p->out_w, p->err_w }, .tool = p->tool,
                                  .go_r = p->turn ? p->go_r : -1, .seed_w = p->seed_w };
     cml_reaper_main(lab_start, p, &rp);
@@ -174,7 +174,6 @@ static int run_child(child_plan *p, int out_r, int err_r, double timeout_s, size
                      cml_proc_result *out)
 {
     double t0 = cml_now();
-    p->deadline = t0 + timeout_s;
     p->timeout_s = timeout_s;
     pid_t pid = fork();
     if (pid < 0)

@@ -26,7 +26,7 @@ typedef struct {
     /* sandboxed runs only */
     int sandboxed, tool, ruleset_fd, report_w, report_r;
     const cml_sandbox_caps *caps;
-    double deadline, timeout_s;
+    double timeout_s;           /* the supervisor's limit, from its start or the lab's turn */
     uint64_t mem_cap;
     double cpu_s;               /* RLIMIT_CPU of every process of the run; 0: none */
     const cml_watch_hook *hook; /* unconfined runs only (cml_run_watched) */

@@ -128,14 +128,14 @@ typedef struct {
     uint64_t peak_rss;     /* the tree's largest resident size seen, bytes */
 } cml_reaper_report;
 
-/* What the supervisor enforces and where it reports. deadline: cml_now() seconds; mem_cap: the
- * tree's resident bytes (0: none); drop: what only the lab process needs, closed after the fork
- * (-1: none); tool: the child is ncu or compute-sanitizer, the lab its descendant. go_r >= 0: a
- * lab that waits for its turn (cml_run_sandboxed_turn): its clock has not started; when the
- * grader writes the seed into go_r, the supervisor passes it on through seed_w (the lab's seed
- * pipe, closed after), and the deadline is then timeout_s away. */
+/* What the supervisor enforces and where it reports. timeout_s: the lab's limit, from the
+ * supervisor's start; mem_cap: the tree's resident bytes (0: none); drop: what only the lab
+ * process needs, closed after the fork (-1: none); tool: the child is ncu or compute-sanitizer,
+ * the lab its descendant. go_r >= 0: a lab that waits for its turn (cml_run_sandboxed_turn):
+ * its clock has not started; when the grader writes the seed into go_r, the supervisor passes
+ * it on through seed_w (the lab's seed pipe, closed after), and the limit starts then. */
 typedef struct {
-    double deadline, timeout_s;
+    double timeout_s;
     uint64_t mem_cap;
     int report_fd, drop[2], tool;
     int go_r, seed_w;

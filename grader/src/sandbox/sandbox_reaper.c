@@ -227,7 +227,8 @@ _Noreturn void cml_reaper_main(void (*start)(void *), void *arg, const cml_reape
         if (rp->drop[i] >= 0)
             close(rp->drop[i]);
     int pidfd = lab > 0 ? (int)syscall(SYS_pidfd_open, lab, 0) : -1;
-    double next_watch = 0, deadline = go_r >= 0 ? 1e300 : rp->deadline; /* no clock before go */
+    double next_watch = 0, deadline = go_r >= 0 ? 1e300 /* no clock before go */
+                                                : now_s() + rp->timeout_s;
     int strays = 0;
     while (lab > 0 && !rep.ended) {
         int st;
