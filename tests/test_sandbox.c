@@ -332,7 +332,15 @@ START_TEST(daemon_outlives_its_task_without_the_supervisor)
     test_write(at("out/summary.tsv"), "the grader's report\n");
     usleep(300000);
     int was_alive = alive(pid);
-    char *now = cml_read_text(at("out/summary.tsv"), 4096, NULL);
+    /* the daemon truncates and rewrites the file every 50 ms: a read can fall between the two
+     * and find it empty, so look a few times */
+    char *now = NULL;
+    for (int i = 0; i < 10 && !(now && strstr(now, "daemon")); i++) {
+        free(now);
+        if (i)
+            usleep(20000);
+        now = cml_read_text(at("out/summary.tsv"), 4096, NULL);
+    }
     kill(pid, SIGKILL); /* clean up before asserting */
     ck_assert_msg(was_alive && now && strstr(now, "daemon"), "daemon alive %d, report '%s'",
                   was_alive, now ? now : "(unreadable)");
