@@ -140,13 +140,18 @@ int cml_drift_due(const cml_batch *b, int g)
     return b->since[g] >= b->check_every || (b->nqueue == 0 && !busy(b, g, 0));
 }
 
+/* <out>/drift-gpu<g>.log, or <out>/drift-gpu<g>-again.log for the check that confirms. */
+static void drift_log(const cml_batch *b, int g, int again, char *path, size_t len)
+{
+    cml_fmt(path, len, "%s/drift-gpu%s%s.log", b->out_abs, b->gpu[g], again ? "-again" : "");
+}
+
 /* Contract in batch_run.h. */
 pid_t cml_drift_start(cml_batch *b, int g)
 {
     char lock[CML_PATH], log[CML_PATH];
     cml_batch_lock_path(b, g, lock, sizeof lock);
-    cml_fmt(log, sizeof log, "%s/drift-gpu%s%s.log", b->out_abs, b->gpu[g],
-            b->doubt[g] ? "-again" : "");
+    drift_log(b, g, b->doubt[g], log, sizeof log);
     char *args[] = { "calibrate", "--check", b->cal_path, "--gpu-lock", lock,
                      b->root ? "--root" : NULL, (char *)b->root, NULL };
     return cml_child_start(args, b->gpu[g], log);
@@ -158,8 +163,8 @@ int cml_drift_regrades(const cml_batch *b, int g, const char *name)
     char dir[CML_PATH], logs[2][CML_PATH];
     const char *const logp[2] = { logs[0], logs[1] };
     cml_fmt(dir, sizeof dir, "%s/students/%s", b->out_abs, name);
-    cml_fmt(logs[0], sizeof logs[0], "%s/drift-gpu%s.log", b->out_abs, b->gpu[g]);
-    cml_fmt(logs[1], sizeof logs[1], "%s/drift-gpu%s-again.log", b->out_abs, b->gpu[g]);
+    for (int again = 0; again < 2; again++)
+        drift_log(b, g, again, logs[again], sizeof logs[again]);
     return cml_drift_touches(dir, logp, 2);
 }
 
