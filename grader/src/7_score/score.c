@@ -145,7 +145,7 @@ static void score_perf(cml_task_result *r, const timing *tm, int practice)
     } else {
         frac = cml_perf_fraction(r->ratio, t->full_ratio, t->zero_ratio);
         snprintf(detail, sizeof detail,
-                 "%.2fx the reference time (full credit up to %gx, none from %gx)", r->ratio,
+                 "%.2f" CML_RATIO_WORDS "%gx, none from %gx)", r->ratio,
                  t->full_ratio, t->zero_ratio);
     }
     r->credit.perf = frac;

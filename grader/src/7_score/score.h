@@ -11,6 +11,11 @@
 
 #include "cml.h"
 
+/* The words a timed task's detail puts between its ratio and its credit bounds ("0.95x the
+ * reference time (full credit up to 1.15x, none from 2.5x)"): score.c and score_practice.c
+ * write them, the batch's drift rule (batch_drift_spare.c) reads the figures back. */
+#define CML_RATIO_WORDS "x the reference time (full credit up to "
+
 /* Fraction of the performance points for a time ratio: 1 at ratio <= full, 0 at ratio >= zero,
  * linear between; 0 for a ratio that is not a positive finite number. */
 double cml_perf_fraction(double ratio, double full_ratio, double zero_ratio);

@@ -28,7 +28,7 @@ double cml_practice_credit(cml_task_result *r, double fraction, char *buf, size_
     r->timed = 1;
     r->ratio = t->practice_fraction / fraction;
     snprintf(buf, len, "practice grade: %.3g of this GPU's %s bandwidth, the reference reaches "
-             "%.3g: as %.2fx the reference time (full credit up to %gx, none from %gx)",
+             "%.3g: as %.2f" CML_RATIO_WORDS "%gx, none from %gx)",
              fraction, bound, t->practice_fraction, r->ratio, t->full_ratio, t->zero_ratio);
     return cml_perf_fraction(r->ratio, t->full_ratio, t->zero_ratio);
 }

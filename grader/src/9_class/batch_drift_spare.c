@@ -72,12 +72,11 @@ static int credit_moves(double r, double full, double zero, double f)
 /* Whether one summary.tsv line (lab, task, status, score, max, detail) could score otherwise. */
 static int line_moves(const char *line, const factor *fs, int n)
 {
-    static const char KEY[] = "x the reference time (full credit up to ";
     char lab[64], status[32] = "";
     const char *detail = line;
     for (int tabs = 0; tabs < 5 && detail; tabs++)
         detail = strchr(detail, '\t') ? strchr(detail, '\t') + 1 : NULL;
-    const char *key = detail ? strstr(detail, KEY) : NULL;
+    const char *key = detail ? strstr(detail, CML_RATIO_WORDS) : NULL;
     sscanf(line, "%*[^\t]\t%*[^\t]\t%31[^\t]", status);
     if (!key) /* no speed judged against the reference, or (a failed technique check leads the
                * detail, whose end may be cut) none shown: only the latter may move */
@@ -87,8 +86,8 @@ static int line_moves(const char *line, const factor *fs, int n)
         num--;
     double r, full, zero;
     int end = 0;
-    if (num == key || sscanf(num, "%lfx the reference time (full credit up to %lfx, none from "
-                             "%lfx)%n", &r, &full, &zero, &end) != 3 || end == 0 ||
+    if (num == key || sscanf(num, "%lf" CML_RATIO_WORDS "%lfx, none from %lfx)%n", &r, &full,
+                             &zero, &end) != 3 || end == 0 ||
         sscanf(line, "%63[^\t]", lab) != 1)
         return 1;
     /* the checks re-measure labs 01 and 06 as the GPU's witnesses: another lab takes the
