@@ -97,6 +97,39 @@ START_TEST(template_kernel_passes_the_vector_checks)
 }
 END_TEST
 
+/* A launch that ends its wrapper, without CML_CHECK_LAUNCH() after it: GCC makes the stub's call
+ * a tail jump, and the assembler resolves a jump within .text without a relocation. It lost
+ * 4.1's vector check as "no host code launches copyVector4". */
+START_TEST(launch_as_the_last_statement_passes_the_vector_checks)
+{
+    check_variant("04", "vectorized.cu",
+                  "    copyVector4<<<(unsigned)blocks, threads, 0, stream>>>(d_out, d_in, n, "
+                  "head, nvec);\n    CML_CHECK_LAUNCH();\n",
+                  "    copyVector4<<<(unsigned)blocks, threads, 0, stream>>>(d_out, d_in, n, "
+                  "head, nvec);\n", "4.1");
+    assert_kind(CML_TECH_PTX, CML_TECH_PASSED);
+}
+END_TEST
+
+/* A kernel chosen at run time from a table of kernel pointers: the code refers to the table,
+ * and only the table's data to the kernels. It lost 4.1's vector check the same way. */
+START_TEST(kernel_launched_through_a_table_passes_the_vector_checks)
+{
+    check_variant_with("04", "vectorized.cu",
+                       "__global__ void copyPlain(float *out, const float *in, size_t n, "
+                       "size_t, size_t)\n{\n"
+                       "    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;\n"
+                       "         i += (size_t)gridDim.x * blockDim.x)\n"
+                       "        out[i] = in[i];\n}\n",
+                       "    copyVector4<<<(unsigned)blocks, threads, 0, stream>>>(d_out, d_in, n, "
+                       "head, nvec);\n",
+                       "    using Copy = void (*)(float *, const float *, size_t, size_t, size_t);\n"
+                       "    static const Copy kCopies[] = { copyVector4, copyPlain };\n"
+                       "    kCopies[nvec > n]<<<(unsigned)blocks, threads, 0, stream>>>(d_out, d_in, "
+                       "n, head, nvec);\n", "4.1");
+    assert_kind(CML_TECH_PTX, CML_TECH_PASSED);
+}
+END_TEST
 
 /* Lab 04's 4.2b launch wrapper as the solution writes it, up to the kernel's last argument. */
 #define P4_LAUNCH "void launch_transform_point4(float *d_out, const float *d_in, size_t n, " \
@@ -296,6 +329,8 @@ Suite *variants_suite(void)
     tcase_add_test(tc, flat_swizzled_tile_passes);
     tcase_add_test(tc, int4_through_ldg_passes_the_vector_checks);
     tcase_add_test(tc, template_kernel_passes_the_vector_checks);
+    tcase_add_test(tc, kernel_launched_through_a_table_passes_the_vector_checks);
+    tcase_add_test(tc, launch_as_the_last_statement_passes_the_vector_checks);
     tcase_add_test(tc, annotated_ptr_streaming_passes_the_vector_checks);
     tcase_add_test(tc, streaming_intrinsics_pass_the_vector_checks);
     tcase_add_test(tc, scalar_middle_fails_the_vector_checks);

@@ -71,9 +71,21 @@ static int write_symbols(const lr_object *o, const char *file, const char *ev)
     return fclose(f) == 0 ? 0 : -1;
 }
 
+/* Whether section holds the program's own data (a table of kernel pointers), not unwind,
+ * debug or registration records, which name every function. */
+static int data_section(const char *section)
+{
+    return strncmp(section, ".data", 5) == 0 || strncmp(section, ".rodata", 7) == 0;
+}
+
 /* ev/<file>.launches: "caller target" for each reference from a host function (not nvcc's
- * own per-kernel code) to a kernel's stub or host symbol. */
-static int write_launches(const lr_object *o, const char *file, const char *ev)
+ * own per-kernel code) to a kernel's stub or host symbol, relocated or not (`calls`, the
+ * object's lr_calls_text: a launch that ends its function is a jump to the stub, which the
+ * assembler resolves within .text), and "<section> target" for a kernel whose address the
+ * file's data holds (`static const K table[] = { k };` launched as `table[i]<<<...>>>`: the
+ * code refers to the table only). nvcc's own data names no kernel. */
+static int write_launches(const lr_object *o, const char *calls, const char *file,
+                          const char *ev)
 {
     char path[CML_PATH];
     FILE *f = cml_fmt(path, sizeof path, "%s/%s.launches", ev, file) == 0 ? fopen(path, "w")
@@ -86,19 +98,27 @@ static int write_launches(const lr_object *o, const char *file, const char *ev)
         const char *to = fn ? lr_rel_target(o, &o->rels[i], LR_PAST_OPERAND | LR_DATA) : NULL;
         if (to && !lr_generated(fn->name) && strcmp(fn->name, to) != 0 && kernel_symbol(o, to))
             fprintf(f, "%s %s\n", fn->name, to);
+        to = !fn && data_section(o->rels[i].section) ? lr_rel_target(o, &o->rels[i], 0) : NULL;
+        if (to && kernel_symbol(o, to))
+            fprintf(f, "%s %s\n", o->rels[i].section, to);
+    }
+    for (const char *l = calls; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+        size_t n = strcspn(l, "\n"), c = strcspn(l, " \n");
+        char to[512];
+        if (c < n && snprintf(to, sizeof to, "%.*s", (int)(n - c - 1), l + c + 1) > 0 &&
+            kernel_symbol(o, to))
+            fprintf(f, "%.*s\n", (int)n, l);
     }
     return fclose(f) == 0 ? 0 : -1;
 }
 
-/* ev/<file>.calls: "caller target" for each symbol a host function refers to or calls
- * (linkrules_calls.c); the forbid check follows them into other files (calls_check.c). */
-static int write_calls(const lr_object *o, const char *file, const char *ev)
+/* ev/<file>.calls: calls, "caller target" for each symbol a host function refers to or calls
+ * (lr_calls_text); the forbid check follows them into other files (calls_check.c). */
+static int write_calls(const char *calls, const char *file, const char *ev)
 {
-    char path[CML_PATH], *text = lr_calls_text(o);
-    int rc = text && cml_fmt(path, sizeof path, "%s/%s.calls", ev, file) == 0 &&
-             cml_write_file(path, text, strlen(text)) == 0 ? 0 : -1;
-    free(text);
-    return rc;
+    char path[CML_PATH];
+    return cml_fmt(path, sizeof path, "%s/%s.calls", ev, file) == 0 &&
+           cml_write_file(path, calls, strlen(calls)) == 0 ? 0 : -1;
 }
 
 /* Contract in evidence.h. */
@@ -111,10 +131,12 @@ int cml_evidence_launches(const char *dir, const char *file, const char *ev)
     int rc;
     if (lr_find_tools(nm, objdump, sizeof nm, why, sizeof why) == 0 &&
         cml_fmt(obj, sizeof obj, "%.*s.o", (int)(n > 3 ? n - 3 : n), file) == 0 &&
-        lr_object_read(&o, nm, objdump, dir, obj, why, sizeof why) == 0)
-        rc = write_launches(&o, file, ev) < 0 || write_symbols(&o, file, ev) < 0 ||
-             write_calls(&o, file, ev) < 0 ? -1 : 0;
-    else { /* no nm or objdump: no launches asked for, calls not checked (never a false fail) */
+        lr_object_read(&o, nm, objdump, dir, obj, why, sizeof why) == 0) {
+        char *calls = lr_calls_text(&o);
+        rc = !calls || write_launches(&o, calls, file, ev) < 0 ||
+             write_symbols(&o, file, ev) < 0 || write_calls(calls, file, ev) < 0 ? -1 : 0;
+        free(calls);
+    } else { /* no nm or objdump: no launches asked for, calls not checked (never a false fail) */
         rc = 0;
         for (int k = 0; k < 2; k++)
             if (cml_fmt(path, sizeof path, "%s/%s.%s.err", ev, file,

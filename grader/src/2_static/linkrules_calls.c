@@ -8,6 +8,7 @@
  * followed: a refused call reached only that way costs the whole lab, never less. */
 #include "linkrules_obj.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,29 @@ const char *lr_whole_function(const char *name, char *buf, size_t len)
     const char *cold = strstr(name, ".cold");
     snprintf(buf, len, "%.*s", (int)(cold ? (size_t)(cold - name) : strlen(name)), name);
     return buf;
+}
+
+/* Whether the branch on objdump -d line l (length n) of function func carries no relocation:
+ * the assembler resolved it (a target in func's own section), and the `<name>` objdump shows is
+ * where it goes. A relocated branch's field is zero, and objdump names whatever follows the
+ * instruction (the next function, after a 5-byte host stub's jump): its target is the
+ * relocation's, read from the relocations. */
+static int resolved_branch(const lr_object *o, const char *func, const char *l, size_t n)
+{
+    const lr_func *f = lr_func_named(o, func);
+    char *end;
+    uint64_t at = strtoull(l, &end, 16), len = 0;
+    const char *bytes = f && *end == ':' ? memchr(l, '\t', n) : NULL;
+    for (const char *b = bytes ? bytes + 1 : NULL; b && b + 2 <= l + n &&
+         isxdigit((unsigned char)b[0]) && isxdigit((unsigned char)b[1]); b += 3)
+        len++; /* "e8 00 00 00 00 " : one byte per three characters */
+    if (!len)
+        return 0;
+    for (int i = 0; i < o->nrels; i++)
+        if (o->rels[i].offset >= at && o->rels[i].offset < at + len &&
+            strcmp(o->rels[i].section, f->section) == 0)
+            return 0;
+    return 1;
 }
 
 /* Contract in linkrules_obj.h. */
@@ -49,7 +73,8 @@ char *lr_calls_text(const lr_object *o)
             continue;
         const char *lt = memchr(l, '<', n), *gt = lt ? memchr(lt, '>', l + n - lt) : NULL;
         int branch = memmem(l, n, "\tcall", 5) || memmem(l, n, "\tjmp", 4);
-        if (!branch || !gt || memchr(lt, '+', (size_t)(gt - lt)) || lr_generated(func))
+        if (!branch || !gt || memchr(lt, '+', (size_t)(gt - lt)) || lr_generated(func) ||
+            !resolved_branch(o, func, l, n))
             continue;
         snprintf(to, sizeof to, "%.*s", (int)(gt - lt - 1), lt + 1);
         if (strcmp(lr_whole_function(func, a, sizeof a), lr_whole_function(to, b, sizeof b)))
