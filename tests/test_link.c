@@ -431,6 +431,28 @@ START_TEST(an_operand_names_the_function_that_starts_past_it)
 }
 END_TEST
 
+/* Who calls whom, from the relocations and the disassembly: a branch the assembler resolved
+ * (no relocation) goes where objdump says, but a relocated one's field is zero and objdump
+ * names whatever follows it, here the next function (a cold part ending in a call of
+ * _Unwind_Resume, a host stub's 5-byte jump): that is not a call of the next function, which
+ * made the forbid check follow f into g and blame f for what g calls. */
+START_TEST(a_relocated_branch_calls_its_relocation_not_the_next_function)
+{
+    lr_func funcs[] = { { "f", ".text", 0, 0x10 }, { "g", ".text", 0x10, 0x10 } };
+    lr_reloc rels[] = { { ".text", 0xc, "puts", -4 } };
+    char disasm[] = "0000000000000000 <f>:\n"
+                    "   0:\t55                   \tpush   %rbp\n"
+                    "   b:\te9 00 00 00 00       \tjmp    10 <g>\n"
+                    "\n0000000000000010 <g>:\n"
+                    "  10:\te8 eb ff ff ff       \tcall   0 <f>\n";
+    lr_object o = { .funcs = funcs, .nfuncs = 2, .rels = rels, .nrels = 1, .disasm = disasm };
+    char *text = lr_calls_text(&o);
+    ck_assert_msg(text && strstr(text, "f puts\n") && strstr(text, "g f\n") &&
+                  !strstr(text, "f g\n"), "calls:\n%s", text ? text : "(none)");
+    free(text);
+}
+END_TEST
+
 /* The GPU machines' g++ 13 compiles with -fcf-protection (Ubuntu's default; Debian's g++ 12
  * here does not), so every function starts with endbr64 and the objects are laid out otherwise:
  * there the honest tests/honest/01_coalescing/global_objects lost its whole lab to the
@@ -502,6 +524,7 @@ Suite *link_suite(void)
     tcase_add_test(tc, link_rules_parse_error_names_file_and_line);
     tcase_add_test(tc, api_names_match_a_cxx_function_by_its_top_level_name);
     tcase_add_test(tc, an_operand_names_the_function_that_starts_past_it);
+    tcase_add_test(tc, a_relocated_branch_calls_its_relocation_not_the_next_function);
     tcase_add_test(tc, passes_global_objects_compiled_as_the_gpu_machines_do);
     suite_add_tcase(s, tc);
     return s;
