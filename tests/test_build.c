@@ -162,6 +162,22 @@ START_TEST(include_of_dev_zero_stops_at_once_as_the_include_rule)
 }
 END_TEST
 
+/* A header of the student's own beside the lab's file is not built (the sheets: edit only the
+ * lab's file): the compiler's "No such file" comes with what to do, in the student's words. */
+START_TEST(include_of_a_missing_header_says_what_to_do)
+{
+    char work[64];
+    cml_build b;
+    build_with_line("#include \"my_consts.cuh\"", &b, work, sizeof work);
+    ck_assert_msg(!b.ok && b.log && strstr(b.log, "my_consts.cuh: No such file or directory") &&
+                  strstr(b.log, "coalescing.cu:1: my_consts.cuh is not among the files built") &&
+                  strstr(b.log, "put what it holds into coalescing.cu"),
+                  "log: %s", b.log ? b.log : "(none)");
+    cml_build_free(&b);
+    cml_rmtree(work);
+}
+END_TEST
+
 /* A failed build quoted a system file into the student's report; the sandbox reads none. */
 START_TEST(include_of_a_system_file_quotes_none_of_it)
 {
@@ -411,6 +427,7 @@ Suite *build_suite(void)
     tcase_add_test(tc, include_of_the_staged_copy_builds);
     tcase_add_test(tc, include_of_dev_zero_stops_at_once_as_the_include_rule);
     tcase_add_test(tc, include_of_a_system_file_quotes_none_of_it);
+    tcase_add_test(tc, include_of_a_missing_header_says_what_to_do);
     tcase_add_test(tc, build_over_its_memory_cap_is_stopped_and_says_so);
     tcase_add_test(tc, grader_compiles_the_common_sources_the_makefile_does);
     tcase_add_test(tc, makefile_compiles_labs_with_the_graders_language_flags);

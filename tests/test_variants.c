@@ -123,10 +123,11 @@ START_TEST(kernel_launched_through_a_table_passes_the_vector_checks)
                        "        out[i] = in[i];\n}\n",
                        "    copyVector4<<<(unsigned)blocks, threads, 0, stream>>>(d_out, d_in, n, "
                        "head, nvec);\n",
-                       "    using Copy = void (*)(float *, const float *, size_t, size_t, size_t);\n"
+                       "    using Copy = void (*)(float *, const float *, size_t, size_t, "
+                       "size_t);\n"
                        "    static const Copy kCopies[] = { copyVector4, copyPlain };\n"
-                       "    kCopies[nvec > n]<<<(unsigned)blocks, threads, 0, stream>>>(d_out, d_in, "
-                       "n, head, nvec);\n", "4.1");
+                       "    kCopies[nvec > n]<<<(unsigned)blocks, threads, 0, stream>>>(d_out, "
+                       "d_in, n, head, nvec);\n", "4.1");
     assert_kind(CML_TECH_PTX, CML_TECH_PASSED);
 }
 END_TEST

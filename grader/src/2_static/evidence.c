@@ -95,18 +95,20 @@ static int includes_allowed(const char *dir, const char *ii, const char *file, c
 /* Contract in evidence.h. */
 char *cml_include_refusals(const char *log)
 {
-    static const char DENIED[] = ": Permission denied";
+    static const char DENIED[] = ": Permission denied", MISSING[] = ": No such file or directory";
     char *out = NULL;
     size_t len = 0;
     for (const char *l = log ? log : ""; *l; l += strcspn(l, "\n"), l += *l == '\n') {
         size_t n = strcspn(l, "\n");
         const char *fatal = memmem(l, n, ": fatal error: ", 15), *path = fatal + 15;
-        size_t d = sizeof DENIED - 1;
+        size_t d = sizeof DENIED - 1, m = sizeof MISSING - 1;
         const char *colon = fatal ? memchr(l, ':', (size_t)(fatal - l)) : NULL;
-        if (!fatal || n < d || memcmp(l + n - d, DENIED, d) != 0) {
+        int denied = fatal && n >= d && memcmp(l + n - d, DENIED, d) == 0;
+        int missing = fatal && colon && n >= m && memcmp(l + n - m, MISSING, m) == 0;
+        if (!denied)
             cml_appendf(&out, &len, "%.*s\n", (int)n, l);
+        if (!denied && !missing)
             continue;
-        }
         /* "<file>:<line>:<col>: fatal error: <path>: Permission denied" (or "cc1plus: fatal
          * error: ..." where the compiler names no place): the build's sandbox refused to read
          * an #include outside the build folder, the toolkit and the system */
@@ -114,9 +116,15 @@ char *cml_include_refusals(const char *log)
         if (colon)
             snprintf(where, sizeof where, "%.*s:%ld: ", (int)(colon - l), l,
                      strtol(colon + 1, NULL, 10));
-        cml_appendf(&out, &len, "%s#include of %.*s: a file outside your submission, the lab's "
-                    "files, the CUDA toolkit and the system headers: include only those "
-                    "(rule: include)\n", where, (int)(l + n - d - path), path);
+        if (denied)
+            cml_appendf(&out, &len, "%s#include of %.*s: a file outside your submission, the "
+                        "lab's files, the CUDA toolkit and the system headers: include only "
+                        "those (rule: include)\n", where, (int)(l + n - d - path), path);
+        else /* a header of the student's own: only the lab's files are staged and built */
+            cml_appendf(&out, &len, "%s%.*s is not among the files built: the grader builds "
+                        "only your lab's own files (EXERCISE.md, \"What to edit\"), so a header "
+                        "of yours beside them is not there: put what it holds into %.*s\n",
+                        where, (int)(l + n - m - path), path, (int)(colon - l), l);
     }
     return out;
 }

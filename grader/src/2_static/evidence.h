@@ -22,7 +22,9 @@ int cml_evidence_collect(const cml_lab_spec *spec, const char *dir, int cc, char
 
 /* A failed build's log with every include the build's sandbox refused (nvcc's "file:line:col:
  * fatal error: path: Permission denied") said as the include rule: "file:line: #include of
- * path: ... (rule: include)". malloc'd; NULL when out of memory or log is empty. */
+ * path: ... (rule: include)", and an include not found ("...: No such file or directory", a
+ * header of the student's own, which is not staged) followed by what to do instead.
+ * malloc'd; NULL when out of memory or log is empty. */
 char *cml_include_refusals(const char *log);
 
 /* ev/<file>.launches (evidence_launches.c): "caller kernel-symbol" per line, for every place in
