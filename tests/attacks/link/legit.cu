@@ -185,3 +185,12 @@ float rememberLaunch(int blocks)
     return g_halves.v[blocks % 32] + (float)kLabName.size() + (float)g_blockSizes[blocks % 32] +
            (float)g_tables[blocks % 18]->size();
 }
+
+// libgcc's arithmetic helpers: without -mpopcnt std::bitset::count() calls __popcountdi2 (a
+// 3.1 that counts the rows each bank must deliver in a bitset), and a 128-bit division __udivti3
+#include <bitset>
+int distinctRows(unsigned long long rows) { return (int)std::bitset<64>(rows).count(); }
+unsigned long long wideQuotient(unsigned __int128 a, unsigned long long b)
+{
+    return (unsigned long long)(a / b);
+}
