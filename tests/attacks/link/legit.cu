@@ -194,3 +194,22 @@ unsigned long long wideQuotient(unsigned __int128 a, unsigned long long b)
 {
     return (unsigned long long)(a / b);
 }
+
+// sin and cos of one angle, which GCC computes with one call of sincos; a dynamic_cast
+#include <cmath>
+void rotation(double a, double *s, double *c)
+{
+    *s = std::sin(a);
+    *c = std::cos(a);
+}
+struct Shape {
+    virtual ~Shape() {}
+};
+struct Tile : Shape {
+    int side = 32;
+};
+int sideOf(Shape *s)
+{
+    Tile *t = dynamic_cast<Tile *>(s);
+    return t ? t->side : 0;
+}
