@@ -170,11 +170,24 @@ START_TEST(include_of_a_missing_header_says_what_to_do)
     cml_build b;
     build_with_line("#include \"my_consts.cuh\"", &b, work, sizeof work);
     ck_assert_msg(!b.ok && b.log && strstr(b.log, "my_consts.cuh: No such file or directory") &&
-                  strstr(b.log, "coalescing.cu:1: my_consts.cuh is not among the files built") &&
+                  strstr(b.log, "coalescing.cu:1: my_consts.cuh was not found: if it is a "
+                                "header of yours") &&
                   strstr(b.log, "put what it holds into coalescing.cu"),
                   "log: %s", b.log ? b.log : "(none)");
     cml_build_free(&b);
     cml_rmtree(work);
+}
+END_TEST
+
+/* A compiler message that names no place ("cc1plus: fatal error: ...: No such file") keeps
+ * the compiler's line and gets no advice: there is no file of the student's to name. */
+START_TEST(missing_file_without_a_place_is_passed_through)
+{
+    char *said = cml_include_refusals("cc1plus: fatal error: gone.cu: No such file or directory\n"
+                                      "compilation terminated.\n");
+    ck_assert_msg(said && strstr(said, "cc1plus: fatal error: gone.cu: No such file") &&
+                  !strstr(said, "put what it holds"), "%s", said ? said : "(null)");
+    free(said);
 }
 END_TEST
 
@@ -428,6 +441,7 @@ Suite *build_suite(void)
     tcase_add_test(tc, include_of_dev_zero_stops_at_once_as_the_include_rule);
     tcase_add_test(tc, include_of_a_system_file_quotes_none_of_it);
     tcase_add_test(tc, include_of_a_missing_header_says_what_to_do);
+    tcase_add_test(tc, missing_file_without_a_place_is_passed_through);
     tcase_add_test(tc, build_over_its_memory_cap_is_stopped_and_says_so);
     tcase_add_test(tc, grader_compiles_the_common_sources_the_makefile_does);
     tcase_add_test(tc, makefile_compiles_labs_with_the_graders_language_flags);

@@ -121,10 +121,10 @@ char *cml_include_refusals(const char *log)
                         "lab's files, the CUDA toolkit and the system headers: include only "
                         "those (rule: include)\n", where, (int)(l + n - d - path), path);
         else /* a header of the student's own: only the lab's files are staged and built */
-            cml_appendf(&out, &len, "%s%.*s is not among the files built: the grader builds "
-                        "only your lab's own files (EXERCISE.md, \"What to edit\"), so a header "
-                        "of yours beside them is not there: put what it holds into %.*s\n",
-                        where, (int)(l + n - m - path), path, (int)(colon - l), l);
+            cml_appendf(&out, &len, "%s%.*s was not found: if it is a header of yours, the "
+                        "grader builds only your lab's own files (EXERCISE.md, \"What to "
+                        "edit\"), not one beside them: put what it holds into %.*s\n", where,
+                        (int)(l + n - m - path), path, (int)(colon - l), l);
     }
     return out;
 }
