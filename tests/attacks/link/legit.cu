@@ -213,3 +213,19 @@ int sideOf(Shape *s)
     Tile *t = dynamic_cast<Tile *>(s);
     return t ? t->side : 0;
 }
+
+// a lock and a once-only initialisation, as a thread-safe cache is written
+#include <mutex>
+static std::mutex g_sizesLock;
+static std::once_flag g_smOnce;
+static int g_sms;
+int smCountOnce()
+{
+    std::call_once(g_smOnce, [] {
+        int d = 0;
+        CML_CHECK(cudaGetDevice(&d));
+        CML_CHECK(cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, d));
+    });
+    std::lock_guard<std::mutex> hold(g_sizesLock);
+    return g_sms;
+}
