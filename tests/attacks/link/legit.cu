@@ -229,3 +229,15 @@ int smCountOnce()
     std::lock_guard<std::mutex> hold(g_sizesLock);
     return g_sms;
 }
+
+// a shared_ptr: libstdc++ reads glibc's __libc_single_threaded to count its references
+#include <memory>
+struct LaunchShape {
+    int threads = 256;
+};
+int sharedThreads()
+{
+    static const std::shared_ptr<const LaunchShape> shape = std::make_shared<LaunchShape>();
+    std::shared_ptr<const LaunchShape> copy = shape;
+    return copy->threads;
+}
