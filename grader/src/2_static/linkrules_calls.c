@@ -44,13 +44,7 @@ static int resolved_branch(const lr_object *o, const char *func, const char *l, 
     for (const char *b = bytes ? bytes + 1 : NULL; b && b + 2 <= l + n &&
          isxdigit((unsigned char)b[0]) && isxdigit((unsigned char)b[1]); b += 3)
         len++; /* "e8 00 00 00 00 " : one byte per three characters */
-    if (!len)
-        return 0;
-    for (int i = 0; i < o->nrels; i++)
-        if (o->rels[i].offset >= at && o->rels[i].offset < at + len &&
-            strcmp(o->rels[i].section, f->section) == 0)
-            return 0;
-    return 1;
+    return len && !lr_relocated(o, f->section, at, at + len);
 }
 
 /* Contract in linkrules_obj.h. */

@@ -9,16 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whether o has a relocation in [from, to) of section sect. */
-static int relocated(const lr_object *o, const char *sect, uint64_t from, uint64_t to)
-{
-    for (int i = 0; i < o->nrels; i++)
-        if (o->rels[i].offset >= from && o->rels[i].offset < to &&
-            strcmp(o->rels[i].section, sect) == 0)
-            return 1;
-    return 0;
-}
-
 /* The address a branch's text ("jmp    1b9 <f+0x149>") goes to; UINT64_MAX when it names
  * none (an indirect branch has '*' and never gets here). */
 static uint64_t branch_target(const char *text, const char *end)
@@ -93,7 +83,7 @@ static int reaches_only_by_relocation(const lr_object *o, const lr_func *f, unre
         if (!text) /* another function's line, or raw bytes continued */
             continue;
         text++;
-        if (pending != UINT64_MAX && !relocated(o, f->section, pending, at) &&
+        if (pending != UINT64_MAX && !lr_relocated(o, f->section, pending, at) &&
             !follow_unrelocated(o, f, pending_to, u))
             return 0;
         int branch = text[0] == 'j' || strncmp(text, "call", 4) == 0;
@@ -106,7 +96,7 @@ static int reaches_only_by_relocation(const lr_object *o, const lr_func *f, unre
         pending_to = branch ? to : rip_target(text, l + n);
     }
     return found && (pending == UINT64_MAX ||
-                     relocated(o, f->section, pending, f->value + f->size) ||
+                     lr_relocated(o, f->section, pending, f->value + f->size) ||
                      follow_unrelocated(o, f, pending_to, u));
 }
 

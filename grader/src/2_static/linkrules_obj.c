@@ -191,6 +191,16 @@ const lr_func *lr_func_named(const lr_object *o, const char *name)
 }
 
 /* Contract in linkrules_obj.h. */
+int lr_relocated(const lr_object *o, const char *section, uint64_t from, uint64_t to)
+{
+    for (int i = 0; i < o->nrels; i++)
+        if (o->rels[i].offset >= from && o->rels[i].offset < to &&
+            strcmp(o->rels[i].section, section) == 0)
+            return 1;
+    return 0;
+}
+
+/* Contract in linkrules_obj.h. */
 int lr_rel_in(const lr_reloc *r, const lr_func *f)
 {
     return strcmp(r->section, f->section) == 0 && r->offset >= f->value &&

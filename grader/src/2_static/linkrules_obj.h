@@ -52,6 +52,8 @@ int lr_references(const lr_object *o, const char *name);
 
 /* The function of o named name; NULL when o has none. */
 const lr_func *lr_func_named(const lr_object *o, const char *name);
+/* Whether o has a relocation in [from, to) of section: an instruction there carries one. */
+int lr_relocated(const lr_object *o, const char *section, uint64_t from, uint64_t to);
 /* Whether relocation r sits in f's code. */
 int lr_rel_in(const lr_reloc *r, const lr_func *f);
 
