@@ -122,6 +122,38 @@ START_TEST(kernel_scope_is_the_exact_name)
 END_TEST
 
 
+/* A kernel's work may sit in a __noinline__ device function it calls (PTX ".func", SASS a
+ * CALL to it), at any depth; a function no scoped kernel calls is not its work, even when it
+ * follows the kernel in the text (once read as the kernel's own lines). */
+START_TEST(kernel_scope_follows_calls)
+{
+    char found[128];
+    static const char CALLS[] =
+        ".func _Z4leafPfPKf(\n\t.param .b64 _Z4leafPfPKf_param_0\n)\n{\n"
+        "\tld.global.nc.v4.f32 {%f1,%f2,%f3,%f4}, [%rd1];\n}\n"
+        ".func  (.param .b32 func_retval0) _Z3midPfPKf(\n)\n{\n"
+        "\tcall.uni\n\t_Z4leafPfPKf,\n\t(\n\tparam0\n\t);\n}\n"
+        ".visible .entry _Z7copyVecPKfPfm(\n{\n\tcall.uni (retval0),\n\t_Z3midPfPKf,\n}\n"
+        ".visible .entry _Z8copyOnlyPKfPfm(\n{\n\tld.global.f32 %f1, [%rd4];\n}\n"
+        ".func _Z5decoyPfPKf(\n)\n{\n\tst.global.v4.f32 [%rd1], {%f1,%f2,%f3,%f4};\n}\n";
+    ck_assert_int_eq(cml_tech_find(CALLS, V4, "copyVec", found, sizeof found, NULL), 1);
+    ck_assert_str_eq(found, "ld.global.nc.v4.f32 {%f1,%f2,%f3,%f4}, [%rd1];");
+    ck_assert_int_eq(cml_tech_find(CALLS, V4, "copyOnly", found, sizeof found, NULL), 0);
+    ck_assert_int_eq(cml_tech_find(CALLS, "st\\.global(\\.[a-z0-9:_]+)*\\.v4", "copyOnly", found,
+                                   sizeof found, NULL), 0); /* the decoy after it */
+    ck_assert_int_eq(cml_tech_find(CALLS, "st\\.global(\\.[a-z0-9:_]+)*\\.v4", NULL, found,
+                                   sizeof found, NULL), 1); /* unscoped: the whole text */
+    static const char SASS[] =
+        "\tFunction : _Z4leafPfPKf\n\tLDG.E.128 R4, desc[UR4][R2.64] ;\n"
+        "\tFunction : _Z7copyVecPKfPfm\n\tCALL.REL.NOINC `(_Z4leafPfPKf) ;\n"
+        "\tFunction : _Z8copyOnlyPKfPfm\n\tCALL.REL.NOINC `(_Z4leafPfPKfx) ;\n";
+    ck_assert_int_eq(cml_tech_find(SASS, "LDG\\.E\\.128", "copyVec", found, sizeof found, NULL),
+                     1);
+    ck_assert_int_eq(cml_tech_find(SASS, "LDG\\.E\\.128", "copyOnly", found, sizeof found,
+                                   NULL), 0); /* a longer name is not the helper's */
+}
+END_TEST
+
 START_TEST(sums_an_ncu_metric)
 {
     double sum = 0;
@@ -328,6 +360,7 @@ Suite *technique_suite(void)
     tcase_add_test(spec_tc, parses_an_ncu_range_of_a_launch_property);
     tcase_add_test(text, finds_lines_within_a_kernel);
     tcase_add_test(text, kernel_scope_is_the_exact_name);
+    tcase_add_test(text, kernel_scope_follows_calls);
     tcase_add_test(text, sums_an_ncu_metric);
     tcase_add_test(text, sums_a_sum_of_ncu_metrics);
     tcase_add_test(text, reads_a_per_launch_ncu_property);

@@ -5,6 +5,7 @@
 #include "evidence.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,10 +26,12 @@ const char *cml_tech_state_name(enum cml_tech_state s)
     return (unsigned)s < sizeof NAMES / sizeof NAMES[0] ? NAMES[s] : "?";
 }
 
-/* Whether a line opens a function: PTX ".entry name(" or cuobjdump's "Function : name". */
+/* Whether a line opens a function: PTX ".entry name(" (a kernel) or ".func name(" (a device
+ * function, a declaration too), or cuobjdump's "Function : name". */
 static int function_header(const char *line, size_t n)
 {
-    return memmem(line, n, ".entry ", 7) || memmem(line, n, "Function : ", 11);
+    return memmem(line, n, ".entry ", 7) || memmem(line, n, ".func ", 6) ||
+           memmem(line, n, ".func\t", 6) || memmem(line, n, "Function : ", 11);
 }
 
 /* Whether a function header line names the kernel `scope` exactly: its mangled name holds
@@ -48,6 +51,117 @@ static int names_kernel(const char *line, size_t n, const char *scope)
     return memmem(line, n, entry, strlen(entry)) || (f && (size_t)(f - line) + strlen(fn) == n);
 }
 
+static int ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_' || c == '$';
+}
+
+/* One function of a PTX or SASS text: the name its header declares, the lines after the
+ * header up to the next one, and whether the scoped kernel reaches it. */
+typedef struct {
+    const char *name, *body, *end;
+    size_t nlen;
+    int reached;
+} fn_block;
+
+#define MAX_FNS 1024
+
+/* The name a header line declares: the identifier that ends it, after a trailing "(" (PTX's
+ * ".func (.param .b32 func_retval0) _Z3sqfPi(", ".extern .func vprintf", "Function : k"). */
+static void header_name(const char *line, size_t n, fn_block *f)
+{
+    while (n && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r'))
+        n--;
+    n -= n && line[n - 1] == '(';
+    size_t k = n;
+    while (k && ident_char(line[k - 1]))
+        k--;
+    f->name = line + k;
+    f->nlen = n - k;
+}
+
+static int cmp_name(const char *a, size_t an, const char *b, size_t bn)
+{
+    int c = memcmp(a, b, an < bn ? an : bn);
+    return c ? c : (an > bn) - (an < bn);
+}
+
+static int by_name(const void *x, const void *y)
+{
+    const fn_block *a = *(fn_block *const *)x, *b = *(fn_block *const *)y;
+    return cmp_name(a->name, a->nlen, b->name, b->nlen);
+}
+
+/* Mark every function called name (a declaration and its definition share one) as reached,
+ * pushing the newly reached on the work list; byname is sorted by name. */
+static void mark(fn_block **byname, int n, const char *name, size_t len, fn_block **work,
+                 int *top)
+{
+    int lo = 0, hi = n; /* the first whose name is not below name */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (cmp_name(byname[mid]->name, byname[mid]->nlen, name, len) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < n && cmp_name(byname[lo]->name, byname[lo]->nlen, name, len) == 0; lo++)
+        if (!byname[lo]->reached) {
+            byname[lo]->reached = 1;
+            work[(*top)++] = byname[lo];
+        }
+}
+
+/* The functions of text into fns (at most MAX_FNS; *n of them), each marked reached when it
+ * is the kernel `scope` or a function that a reached one names (a call's target: "call.uni\n
+ * _Z5move4P6float4PKS_,", SASS's "CALL.REL.NOINC `(_Z5move4...)"), transitively: a kernel's
+ * work may sit in a __noinline__ helper, and a helper no launched kernel calls is not its
+ * work. Each reached body is read once, its identifiers looked up by name. 0, or -1 when out
+ * of memory. */
+static int reach(const char *text, const char *scope, fn_block *fns, int *n)
+{
+    *n = 0;
+    for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        size_t len = strcspn(p, "\n");
+        if (!function_header(p, len))
+            continue;
+        if (*n > 0)
+            fns[*n - 1].end = p;
+        if (*n == MAX_FNS)
+            break;
+        fn_block *f = &fns[(*n)++];
+        header_name(p, len, f);
+        f->body = p + len;
+        f->end = p + strlen(p);
+        f->reached = names_kernel(p, len, scope);
+    }
+    fn_block **byname = malloc(2 * MAX_FNS * sizeof *byname), **work = byname + MAX_FNS;
+    if (!byname)
+        return -1;
+    int top = 0;
+    for (int i = 0; i < *n; i++) {
+        byname[i] = &fns[i];
+        if (fns[i].reached)
+            work[top++] = &fns[i];
+    }
+    qsort(byname, (size_t)*n, sizeof *byname, by_name);
+    while (top > 0) {
+        const fn_block *f = work[--top];
+        for (const char *q = f->body; q < f->end;) {
+            if (!ident_char(*q)) {
+                q++;
+                continue;
+            }
+            const char *w = q;
+            while (q < f->end && ident_char(*q))
+                q++;
+            mark(byname, *n, w, (size_t)(q - w), work, &top);
+        }
+    }
+    free(byname);
+    return 0;
+}
+
 /* Contract in technique.h. */
 void cml_tech_quote_line(const char *line, size_t n, char *found, size_t len)
 {
@@ -65,16 +179,18 @@ int cml_tech_find(const char *text, const char *pattern, const char *scope, char
                   size_t len, int *line_no)
 {
     regex_t re;
-    if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB) != 0)
-        return -1;
-    int in_scope = !scope || !scope[0], hit = 0, no = 0;
+    int scoped = scope && scope[0], nfns = 0, at = -1, hit = 0, no = 0;
+    fn_block *fns = scoped ? calloc(MAX_FNS, sizeof *fns) : NULL;
+    if ((scoped && !fns) || regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB) != 0)
+        return free(fns), -1;
+    if (scoped && reach(text, scope, fns, &nfns) != 0)
+        return regfree(&re), free(fns), -1;
     char *line = NULL;
     for (const char *p = text; !hit && p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
         size_t n = strcspn(p, "\n");
         no++;
-        if (scope && scope[0] && function_header(p, n))
-            in_scope = names_kernel(p, n, scope);
-        if (!in_scope || !(line = strndup(p, n)))
+        at += scoped && function_header(p, n); /* the function this line belongs to */
+        if ((scoped && (at < 0 || at >= nfns || !fns[at].reached)) || !(line = strndup(p, n)))
             continue;
         if (regexec(&re, line, 0, NULL, 0) == 0) {
             hit = 1;
@@ -84,6 +200,7 @@ int cml_tech_find(const char *text, const char *pattern, const char *scope, char
         }
         free(line);
     }
+    free(fns);
     regfree(&re);
     return hit;
 }

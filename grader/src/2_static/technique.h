@@ -64,10 +64,11 @@ void cml_tech_forbid(const cml_lab_spec *spec, const cml_tech_spec *c,
 char *cml_own_text(const char *ii, const char *file, long **linenos);
 
 /* The first line of text matching the POSIX ERE `pattern` into found (trimmed, capped);
- * with a non-empty scope, only lines under a function header (a PTX ".entry" line or a SASS
- * "Function :" line) of the kernel named exactly `scope` (its mangled name, not a substring:
- * "copyVector4" is not "copyVector4Fast"). 1 found, 0 not, -1 bad pattern. *line_no gets the
- * 1-based line when not NULL. */
+ * with a non-empty scope, only lines of the kernel named exactly `scope` (its mangled name,
+ * not a substring: "copyVector4" is not "copyVector4Fast") and of the functions it calls,
+ * transitively (a __noinline__ helper's lines are its kernel's work): a function runs from
+ * its header (PTX ".entry" or ".func", SASS "Function :") to the next. 1 found, 0 not, -1 bad
+ * pattern or out of memory. *line_no gets the 1-based line when not NULL. */
 int cml_tech_find(const char *text, const char *pattern, const char *scope, char *found,
                   size_t len, int *line_no);
 
