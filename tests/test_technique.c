@@ -124,7 +124,8 @@ END_TEST
 
 /* A kernel's work may sit in a __noinline__ device function it calls (PTX ".func", SASS a
  * CALL to it), at any depth; a function no scoped kernel calls is not its work, even when it
- * follows the kernel in the text (once read as the kernel's own lines). */
+ * follows the kernel in the text (once read as the kernel's own lines) and a comment there
+ * names it (PTX's "// .globl" line before each function). */
 START_TEST(kernel_scope_follows_calls)
 {
     char found[128];
@@ -135,6 +136,7 @@ START_TEST(kernel_scope_follows_calls)
         "\tcall.uni\n\t_Z4leafPfPKf,\n\t(\n\tparam0\n\t);\n}\n"
         ".visible .entry _Z7copyVecPKfPfm(\n{\n\tcall.uni (retval0),\n\t_Z3midPfPKf,\n}\n"
         ".visible .entry _Z8copyOnlyPKfPfm(\n{\n\tld.global.f32 %f1, [%rd4];\n}\n"
+        "\t// .globl\t_Z5decoyPfPKf\n" /* PTX names what follows: no call */
         ".func _Z5decoyPfPKf(\n)\n{\n\tst.global.v4.f32 [%rd1], {%f1,%f2,%f3,%f4};\n}\n";
     ck_assert_int_eq(cml_tech_find(CALLS, V4, "copyVec", found, sizeof found, NULL), 1);
     ck_assert_str_eq(found, "ld.global.nc.v4.f32 {%f1,%f2,%f3,%f4}, [%rd1];");

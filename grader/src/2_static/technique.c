@@ -148,6 +148,10 @@ static int reach(const char *text, const char *scope, fn_block *fns, int *n)
     while (top > 0) {
         const fn_block *f = work[--top];
         for (const char *q = f->body; q < f->end;) {
+            if (q[0] == '/' && q + 1 < f->end && q[1] == '/') { /* "// .globl <next kernel>" */
+                q += strcspn(q, "\n");
+                continue;
+            }
             if (!ident_char(*q)) {
                 q++;
                 continue;
