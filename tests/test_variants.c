@@ -132,6 +132,24 @@ START_TEST(kernel_launched_through_a_table_passes_the_vector_checks)
 }
 END_TEST
 
+/* A file-local kernel (here made so by a static declaration before the solution's definition)
+ * handed to cudaLaunchKernel: the wrapper takes its host function's address, which the
+ * assembler resolves within .text ("lea ...(%rip)", no relocation). It lost 4.1's vector check
+ * as "no host code launches copyVector4"; a template kernel launched so did the same. */
+START_TEST(static_kernel_through_cudaLaunchKernel_passes_the_vector_checks)
+{
+    check_variant_with("04", "vectorized.cu",
+                       "static __global__ void copyVector4(float *__restrict__, "
+                       "const float *__restrict__, size_t, size_t, size_t);\n",
+                       VEC4_LAUNCH,
+                       "    size_t h = head, v = nvec;\n"
+                       "    void *args[] = { &d_out, &d_in, &n, &h, &v };\n"
+                       "    (void)cudaLaunchKernel((const void *)copyVector4, "
+                       "dim3((unsigned)blocks), dim3(threads), args, 0, stream);\n", "4.1");
+    assert_kind(CML_TECH_PTX, CML_TECH_PASSED);
+}
+END_TEST
+
 /* Lab 04's 4.2b launch wrapper as the solution writes it, up to the kernel's last argument. */
 #define P4_LAUNCH "void launch_transform_point4(float *d_out, const float *d_in, size_t n, " \
     "cudaStream_t stream)\n{\n    const int threads = 256;\n" \
@@ -332,6 +350,7 @@ Suite *variants_suite(void)
     tcase_add_test(tc, template_kernel_passes_the_vector_checks);
     tcase_add_test(tc, kernel_launched_through_a_table_passes_the_vector_checks);
     tcase_add_test(tc, launch_as_the_last_statement_passes_the_vector_checks);
+    tcase_add_test(tc, static_kernel_through_cudaLaunchKernel_passes_the_vector_checks);
     tcase_add_test(tc, annotated_ptr_streaming_passes_the_vector_checks);
     tcase_add_test(tc, streaming_intrinsics_pass_the_vector_checks);
     tcase_add_test(tc, scalar_middle_fails_the_vector_checks);

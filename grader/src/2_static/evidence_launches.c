@@ -9,49 +9,9 @@
 #include "linkrules_obj.h"
 #include "util.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* name with the internal-linkage marks of its mangling dropped (_ZL11k -> _Z11k,
- * _ZN2nsL11k -> _ZN2ns11k): nvcc gives a template kernel's host function internal linkage,
- * while its stub's name holds the external spelling. Into buf. */
-static const char *external(const char *name, char *buf, size_t len)
-{
-    size_t n = strlen(name), k = 0, o = 0;
-    if (strncmp(name, "_Z", 2) == 0) { /* the prefix: _Z [N] ([L] <length><identifier>)... */
-        k = 2 + (name[2] == 'N');
-        o = (size_t)snprintf(buf, len, "%.*s", (int)k, name);
-        while (k < n && o < len) {
-            size_t at = k + (name[k] == 'L');
-            char *end;
-            if (!isdigit((unsigned char)name[at]))
-                break;
-            size_t stop = (size_t)strtoul(name + at, &end, 10) + (size_t)(end - name);
-            stop = stop > n ? n : stop;
-            o += (size_t)snprintf(buf + o, len - o, "%.*s", (int)(stop - at), name + at);
-            k = stop;
-        }
-    }
-    if (o < len)
-        snprintf(buf + o, len - o, "%s", name + k);
-    return buf;
-}
-
-/* Whether target is a kernel's stub or host symbol (some stub's name holds it), or data of a
- * stub (the launch handle nvcc keeps beside an inlined stub: a template kernel's launch). */
-static int kernel_symbol(const lr_object *o, const char *target)
-{
-    char ext[512];
-    if (strstr(target, "__device_stub_"))
-        return 1;
-    external(target, ext, sizeof ext);
-    for (int i = 0; target[0] == '_' && target[1] == 'Z' && i < o->nsyms; i++)
-        if (strstr(o->syms[i].name, "__device_stub_") && strstr(o->syms[i].name, ext))
-            return 1;
-    return 0;
-}
 
 /* ev/<file>.symbols: "T name" for each function the object defines strongly, "t name" and
  * "W name" for its file-local and weak ones (a static helper, a template instantiated here,
@@ -96,17 +56,17 @@ static int write_launches(const lr_object *o, const char *calls, const char *fil
         const lr_func *fn = lr_func_at(o, o->rels[i].section, o->rels[i].offset);
         /* a launch handle is data beside an inlined stub (a template kernel's launch) */
         const char *to = fn ? lr_rel_target(o, &o->rels[i], LR_PAST_OPERAND | LR_DATA) : NULL;
-        if (to && !lr_generated(fn->name) && strcmp(fn->name, to) != 0 && kernel_symbol(o, to))
+        if (to && !lr_generated(fn->name) && strcmp(fn->name, to) != 0 && lr_kernel_symbol(o, to))
             fprintf(f, "%s %s\n", fn->name, to);
         to = !fn && data_section(o->rels[i].section) ? lr_rel_target(o, &o->rels[i], 0) : NULL;
-        if (to && kernel_symbol(o, to))
+        if (to && lr_kernel_symbol(o, to))
             fprintf(f, "%s %s\n", o->rels[i].section, to);
     }
     for (const char *l = calls; *l; l += strcspn(l, "\n"), l += *l == '\n') {
         size_t n = strcspn(l, "\n"), c = strcspn(l, " \n");
         char to[512];
         if (c < n && snprintf(to, sizeof to, "%.*s", (int)(n - c - 1), l + c + 1) > 0 &&
-            kernel_symbol(o, to))
+            lr_kernel_symbol(o, to))
             fprintf(f, "%.*s\n", (int)n, l);
     }
     return fclose(f) == 0 ? 0 : -1;

@@ -1,11 +1,11 @@
 /* Who calls whom in a student object, from its relocations (library calls, other files'
- * functions) and the direct calls and jumps of its disassembly (a file-local function in the
- * same section needs no relocation: `call 0 <_ZL6helperPf>`). Two readers: the forbid check,
- * following a file's calls into another file's functions through the build's ev/<file>.calls
- * evidence (evidence_launches.c, calls_check.c), and
- * the link rules, which find the API functions whose code reaches a refused call
- * (linkrules_reach.c). References made through data (a table of function pointers) are not
- * followed: a refused call reached only that way costs the whole lab, never less. */
+ * functions) and the direct calls, jumps and %rip-relative addresses of its disassembly (a
+ * file-local function in the same section needs no relocation: `call 0 <_ZL6helperPf>`). Two
+ * readers: the forbid check, following a file's calls into another file's functions through
+ * the build's ev/<file>.calls evidence (evidence_launches.c, calls_check.c), and the link
+ * rules, which find the API functions whose code reaches a refused call (linkrules_reach.c).
+ * References made through data (a table of function pointers) are not followed: a refused call
+ * reached only that way costs the whole lab, never less. */
 #include "linkrules_obj.h"
 
 #include <ctype.h>
@@ -22,6 +22,63 @@ int lr_generated(const char *f)
            strstr(f, "cudaEntityRegister") || strstr(f, "__sti__");
 }
 
+/* name with the internal-linkage marks of its mangling dropped (_ZL11k -> _Z11k,
+ * _ZN2nsL11k -> _ZN2ns11k): nvcc gives a template kernel's host function internal linkage,
+ * while its stub's name holds the external spelling. Into buf. */
+static const char *external(const char *name, char *buf, size_t len)
+{
+    size_t n = strlen(name), k = 0, o = 0;
+    if (strncmp(name, "_Z", 2) == 0) { /* the prefix: _Z [N] ([L] <length><identifier>)... */
+        k = 2 + (name[2] == 'N');
+        o = (size_t)snprintf(buf, len, "%.*s", (int)k, name);
+        while (k < n && o < len) {
+            size_t at = k + (name[k] == 'L');
+            char *end;
+            if (!isdigit((unsigned char)name[at]))
+                break;
+            size_t stop = (size_t)strtoul(name + at, &end, 10) + (size_t)(end - name);
+            stop = stop > n ? n : stop;
+            o += (size_t)snprintf(buf + o, len - o, "%.*s", (int)(stop - at), name + at);
+            k = stop;
+        }
+    }
+    if (o < len)
+        snprintf(buf + o, len - o, "%s", name + k);
+    return buf;
+}
+
+/* Contract in linkrules_obj.h. */
+int lr_kernel_symbol(const lr_object *o, const char *target)
+{
+    char ext[512];
+    if (strstr(target, "__device_stub_"))
+        return 1;
+    external(target, ext, sizeof ext);
+    for (int i = 0; target[0] == '_' && target[1] == 'Z' && i < o->nsyms; i++)
+        if (strstr(o->syms[i].name, "__device_stub_") && strstr(o->syms[i].name, ext))
+            return 1;
+    return 0;
+}
+
+/* Contract in linkrules_obj.h. */
+int lr_kernel_host(const lr_object *o, const char *name)
+{
+    char ext[512], id[600];
+    if (strncmp(name, "_Z", 2) != 0)
+        return 0;
+    external(name, ext, sizeof ext);
+    int n = snprintf(id, sizeof id, "%zu__device_stub_%s", strlen(ext) + 14, ext);
+    if (n <= 0 || (size_t)n >= sizeof id)
+        return 0;
+    for (int i = 0; i < o->nsyms; i++) { /* "_Z25__device_stub__ZN2ns1kEPfPf": the stub's own
+                                          * name is "__device_stub_" and the kernel's, whole */
+        const char *at = strstr(o->syms[i].name, id);
+        if (at && at > o->syms[i].name && !isdigit((unsigned char)at[-1]))
+            return 1;
+    }
+    return 0;
+}
+
 /* Contract in linkrules_obj.h. */
 const char *lr_whole_function(const char *name, char *buf, size_t len)
 {
@@ -30,11 +87,11 @@ const char *lr_whole_function(const char *name, char *buf, size_t len)
     return buf;
 }
 
-/* Whether the branch on objdump -d line l (length n) of function func carries no relocation:
- * the assembler resolved it (a target in func's own section), and the `<name>` objdump shows is
- * where it goes. A relocated branch's field is zero, and objdump names whatever follows the
- * instruction (the next function, after a 5-byte host stub's jump): its target is the
- * relocation's, read from the relocations. */
+/* Whether the branch (or %rip-relative reference) on objdump -d line l (length n) of function
+ * func carries no relocation: the assembler resolved it (a target in func's own section), and
+ * the `<name>` objdump shows is where it goes. A relocated branch's field is zero, and objdump
+ * names whatever follows the instruction (the next function, after a 5-byte host stub's jump):
+ * its target is the relocation's, read from the relocations. */
 static int resolved_branch(const lr_object *o, const char *func, const char *l, size_t n)
 {
     const lr_func *f = lr_func_named(o, func);
@@ -66,7 +123,11 @@ char *lr_calls_text(const lr_object *o)
         if (lr_disasm_header(l, n, func, sizeof func))
             continue;
         const char *lt = memchr(l, '<', n), *gt = lt ? memchr(lt, '>', l + n - lt) : NULL;
-        int branch = memmem(l, n, "\tcall", 5) || memmem(l, n, "\tjmp", 4);
+        /* a call or jump, or an address taken relative to %rip ("lea 0x40a(%rip),%rax  # a3a
+         * <_ZL1kPf>": a file-local or template kernel handed to cudaLaunchKernel, a pointer
+         * to a static helper), all resolved by the assembler within the section */
+        int branch = memmem(l, n, "\tcall", 5) || memmem(l, n, "\tjmp", 4) ||
+                     (memmem(l, n, "(%rip)", 6) && memmem(l, n, "# ", 2));
         if (!branch || !gt || memchr(lt, '+', (size_t)(gt - lt)) || lr_generated(func) ||
             !resolved_branch(o, func, l, n))
             continue;

@@ -81,6 +81,15 @@ int lr_disasm_header(const char *line, size_t len, char *buf, size_t blen);
 char *lr_calls_text(const lr_object *o);
 /* Whether f is code nvcc writes for every kernel (stubs, registration), not the student's. */
 int lr_generated(const char *f);
+
+/* Whether target is a kernel's stub or host symbol (some stub's name holds it), or data of a
+ * stub (the launch handle nvcc keeps beside an inlined stub: a template kernel's launch). */
+int lr_kernel_symbol(const lr_object *o, const char *target);
+/* Whether name is exactly a kernel's host function (_Z1kPf, _ZL1sPf, _ZN2ns1kEPf, _Z1tIfEvPT_):
+ * a stub's identifier is "__device_stub_" and that name's external spelling, whole; code nvcc
+ * writes, which launches the kernel when called and does nothing else. */
+int lr_kernel_host(const lr_object *o, const char *name);
+
 /* The function a piece of code belongs to: "f.cold" (moved out of line by gcc) is f's. */
 const char *lr_whole_function(const char *name, char *buf, size_t len);
 
