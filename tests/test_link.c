@@ -19,7 +19,7 @@
 #include "util.h"
 
 static cml_lab_spec *lab01;
-static cml_build attack, legit, partial, early, indirect;
+static cml_build attack, legit, partial, early, indirect, named;
 #define PARTIAL_BUG "tests/planted/01_coalescing/debug_log_in_two_wrappers"
 static char work[64];
 
@@ -72,8 +72,9 @@ static void build_both(void)
     stage_planted(PARTIAL_BUG, "partial", &partial);
     stage_with("iostream_early.cu", "early", &early);
     stage_with("iostream_indirect.cu", "indirect", &indirect);
-    cml_build *const all[] = { &attack, &legit, &partial, &early, &indirect };
-    cml_build_all(all, 5, 5);
+    stage_with("kernel_named_helper.cu", "named", &named);
+    cml_build *const all[] = { &attack, &legit, &partial, &early, &indirect, &named };
+    cml_build_all(all, 6, 6);
 }
 
 static void clean_both(void)
@@ -83,6 +84,7 @@ static void clean_both(void)
     cml_build_free(&partial);
     cml_build_free(&early);
     cml_build_free(&indirect);
+    cml_build_free(&named);
     cml_rmtree(work);
     free(lab01);
 }
@@ -234,6 +236,17 @@ START_TEST(rejects_work_hidden_in_the_iostream_initializer)
         ck_assert_msg(strstr(log, "runs '_GLOBAL__sub_I_") && strstr(log, "(rule: constructors)"),
                       "%.3000s", log);
     }
+}
+END_TEST
+
+/* A global table of kernels is accepted (legit.cu): a kernel's host function is nvcc's launch
+ * code. A host function is not taken for one because its name lies inside a kernel stub's. */
+START_TEST(rejects_a_table_of_a_host_function_named_like_a_kernel)
+{
+    const char *log = named.log ? named.log : "";
+    ck_assert_msg(!named.ok, "the table of a printing host overload built");
+    ck_assert_msg(strstr(log, "'g_warm'") && strstr(log, "uses 'puts'") &&
+                  strstr(log, "(rule: constructors)"), "%.3000s", log);
 }
 END_TEST
 
@@ -504,6 +517,7 @@ Suite *link_suite(void)
     tcase_add_test(tc, rejects_a_global_object_built_at_a_priority);
     tcase_add_test(tc, rejects_an_atexit_call);
     tcase_add_test(tc, rejects_work_hidden_in_the_iostream_initializer);
+    tcase_add_test(tc, rejects_a_table_of_a_host_function_named_like_a_kernel);
     tcase_add_test(tc, rejects_fopen);
     tcase_add_test(tc, rejects_execve_through_a_function_pointer_table);
     tcase_add_test(tc, rejects_dlopen);

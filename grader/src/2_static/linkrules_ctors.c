@@ -142,7 +142,7 @@ static int constructs_only(const lr_ctx *c, const lr_object *o, const char *fn, 
             return 0;
         }
         for (int i = 0; i < u.n; i++)
-            if (!add_todo(todo, &n, u.name[i], why, len))
+            if (!lr_kernel_host(o, u.name[i]) && !add_todo(todo, &n, u.name[i], why, len))
                 return 0;
         for (int i = 0; i < o->nrels; i++) {
             const lr_reloc *rel = &o->rels[i];
@@ -161,7 +161,10 @@ static int constructs_only(const lr_ctx *c, const lr_object *o, const char *fn, 
                 snprintf(why, len, "'%s' uses '%s'", f->name, rel->target);
                 return 0;
             }
-            if (callee && !add_todo(todo, &n, callee, why, len))
+            /* a kernel's address (a table of kernels at file scope): its host function is
+             * nvcc's launch code, which needs a launch configuration an initializer cannot
+             * push (__cudaPushCallConfiguration is no initializer call) */
+            if (callee && !lr_kernel_host(o, callee) && !add_todo(todo, &n, callee, why, len))
                 return 0;
         }
     }

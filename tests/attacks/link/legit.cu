@@ -241,3 +241,29 @@ int sharedThreads()
     std::shared_ptr<const LaunchShape> copy = shape;
     return copy->threads;
 }
+
+// tables built at file scope when the program starts: kernels to choose from at run time (a
+// file-local kernel and a template instance: their host functions are nvcc's launch code), a
+// table of 1/sqrt(i) from the C math library; and std::div in a helper
+static __global__ void zeroTail(float *p, size_t from, size_t n)
+{
+    for (size_t i = from + blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        p[i] = 0.0f;
+}
+static const std::vector<void (*)(float *, size_t, size_t)> g_tailKernels = { zeroTail };
+static const std::vector<void (*)(float *, float, size_t)> g_scaleKernels = {
+    scaleTemplate<float> };
+static const std::vector<float> g_invSqrt = [] {
+    std::vector<float> v(33, 0.0f);
+    for (int i = 1; i < 33; ++i)
+        v[i] = 1.0f / std::sqrt((float)i);
+    return v;
+}();
+#include <cstdlib>
+int tableBlocks(int n, int b)
+{
+    const std::div_t d = std::div(n, b);
+    return d.quot + (d.rem != 0) + (int)g_tailKernels.size() + (int)g_scaleKernels.size() +
+           (int)g_invSqrt[1];
+}
