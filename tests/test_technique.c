@@ -156,6 +156,27 @@ START_TEST(kernel_scope_follows_calls)
 }
 END_TEST
 
+/* A chain of 1000 device functions, each calling the next, the last holding the load: found
+ * from the kernel at the chain's head (each function is read once), and not from a kernel
+ * outside the chain. */
+START_TEST(kernel_scope_follows_a_long_chain_of_calls)
+{
+    char found[128], *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, ".visible .entry _Z7copyVecPKfPfm(\n{\n\tcall.uni\n\tfn_0,\n}\n");
+    fprintf(f, ".visible .entry _Z8copyOnlyPKfPfm(\n{\n\tld.global.f32 %%f1, [%%rd4];\n}\n");
+    for (int i = 0; i < 1000; i++)
+        fprintf(f, ".func fn_%d(\n)\n{\n\tcall.uni\n\tfn_%d,\n}\n", i, i + 1);
+    fprintf(f, ".func fn_1000(\n)\n{\n\tld.global.nc.v4.f32 {%%f1,%%f2,%%f3,%%f4}, [%%rd1];\n}\n");
+    fclose(f);
+    ck_assert_int_eq(cml_tech_find(text, V4, "copyVec", found, sizeof found, NULL), 1);
+    ck_assert_int_eq(cml_tech_find(text, V4, "copyOnly", found, sizeof found, NULL), 0);
+    free(text);
+}
+END_TEST
+
 START_TEST(sums_an_ncu_metric)
 {
     double sum = 0;
@@ -363,6 +384,7 @@ Suite *technique_suite(void)
     tcase_add_test(text, finds_lines_within_a_kernel);
     tcase_add_test(text, kernel_scope_is_the_exact_name);
     tcase_add_test(text, kernel_scope_follows_calls);
+    tcase_add_test(text, kernel_scope_follows_a_long_chain_of_calls);
     tcase_add_test(text, sums_an_ncu_metric);
     tcase_add_test(text, sums_a_sum_of_ncu_metrics);
     tcase_add_test(text, reads_a_per_launch_ncu_property);

@@ -56,7 +56,8 @@ static int write_launches(const lr_object *o, const char *calls, const char *fil
         const lr_func *fn = lr_func_at(o, o->rels[i].section, o->rels[i].offset);
         /* a launch handle is data beside an inlined stub (a template kernel's launch) */
         const char *to = fn ? lr_rel_target(o, &o->rels[i], LR_PAST_OPERAND | LR_DATA) : NULL;
-        if (to && !lr_generated(fn->name) && strcmp(fn->name, to) != 0 && lr_kernel_symbol(o, to))
+        if (to && !lr_generated(fn->name) && strcmp(fn->name, to) != 0 &&
+            lr_kernel_symbol(o, to))
             fprintf(f, "%s %s\n", fn->name, to);
         to = !fn && data_section(o->rels[i].section) ? lr_rel_target(o, &o->rels[i], 0) : NULL;
         if (to && lr_kernel_symbol(o, to))

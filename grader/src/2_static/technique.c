@@ -120,6 +120,7 @@ static void mark(fn_block **byname, int n, const char *name, size_t len, fn_bloc
  * of memory. */
 static int reach(const char *text, const char *scope, fn_block *fns, int *n)
 {
+    const char *text_end = text + strlen(text);
     *n = 0;
     for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
         size_t len = strcspn(p, "\n");
@@ -132,7 +133,7 @@ static int reach(const char *text, const char *scope, fn_block *fns, int *n)
         fn_block *f = &fns[(*n)++];
         header_name(p, len, f);
         f->body = p + len;
-        f->end = p + strlen(p);
+        f->end = text_end;
         f->reached = names_kernel(p, len, scope);
     }
     fn_block **byname = malloc(2 * MAX_FNS * sizeof *byname), **work = byname + MAX_FNS;
