@@ -312,6 +312,39 @@ START_TEST(flat_swizzled_tile_passes)
 }
 END_TEST
 
+/* A volatile tile: nvcc writes st.volatile.shared / ld.volatile.shared, shared stores and loads
+ * all the same. The checks once wanted "st.shared" with nothing between. */
+START_TEST(volatile_tile_passes_the_shared_memory_checks)
+{
+    check_variant("03", "bank_conflicts.cu", ROW_MAJOR_TILE,
+                  "    __shared__ volatile float tile[TILE * TILE];\n", "3.2");
+    assert_kind(CML_TECH_PTX, CML_TECH_PASSED);
+}
+END_TEST
+
+/* A swizzle in size_t, its store loop stepping by the block's height: the XOR is xor.b64,
+ * which the check once refused (it wanted xor.b32). */
+START_TEST(size_t_swizzle_passes_the_xor_check)
+{
+    check_variant("03", "bank_conflicts.cu",
+                  SWIZZLE_TILE "    const int i = threadIdx.y, j = threadIdx.x;\n"
+                  "    const size_t base = blockIdx.x * (size_t)(GRAM * GRAM);\n" SWIZZLE_STORE
+                  "    __syncthreads();\n    float acc = 0.0f;\n#pragma unroll\n"
+                  "    for (int k = 0; k < GRAM; k++)\n"
+                  "        acc += tile[i][k ^ i] * tile[j][k ^ j];\n",
+                  "    __shared__ float flat[GRAM * GRAM];\n"
+                  "    const size_t i = threadIdx.y, j = threadIdx.x;\n"
+                  "    const size_t base = blockIdx.x * (size_t)(GRAM * GRAM);\n"
+                  "    for (size_t r = i; r < GRAM; r += blockDim.y) // any block height\n"
+                  "        flat[r * GRAM + (j ^ r)] = in[base + r * GRAM + j];\n"
+                  "    __syncthreads();\n    float acc = 0.0f;\n#pragma unroll 4\n"
+                  "    for (size_t k = 0; k < GRAM; k++)\n"
+                  "        acc += flat[i * GRAM + (k ^ i)] * flat[j * GRAM + (k ^ j)];\n",
+                  "3.3b");
+    assert_kind(CML_TECH_PTX, CML_TECH_PASSED);
+}
+END_TEST
+
 /* The solutions themselves pass every static check of every task (ptx, forbid). */
 START_TEST(solutions_pass_every_static_check)
 {
@@ -346,6 +379,8 @@ Suite *variants_suite(void)
     tcase_add_test(tc, experiment_without_shared_memory_fails);
     tcase_add_test(tc, padded_tile_for_the_swizzle_fails);
     tcase_add_test(tc, flat_swizzled_tile_passes);
+    tcase_add_test(tc, volatile_tile_passes_the_shared_memory_checks);
+    tcase_add_test(tc, size_t_swizzle_passes_the_xor_check);
     tcase_add_test(tc, int4_through_ldg_passes_the_vector_checks);
     tcase_add_test(tc, template_kernel_passes_the_vector_checks);
     tcase_add_test(tc, kernel_launched_through_a_table_passes_the_vector_checks);
