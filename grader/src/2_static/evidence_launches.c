@@ -65,7 +65,7 @@ static int write_launches(const lr_object *o, const char *calls, const char *fil
     }
     for (const char *l = calls; *l; l += strcspn(l, "\n"), l += *l == '\n') {
         size_t n = strcspn(l, "\n"), c = strcspn(l, " \n");
-        char to[512];
+        char to[LR_NAME_MAX];
         if (c < n && snprintf(to, sizeof to, "%.*s", (int)(n - c - 1), l + c + 1) > 0 &&
             lr_kernel_symbol(o, to))
             fprintf(f, "%.*s\n", (int)n, l);

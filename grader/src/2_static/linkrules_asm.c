@@ -18,7 +18,7 @@
 /* Contract in linkrules_int.h. */
 void lr_check_instructions(lr_ctx *c, const lr_object *o)
 {
-    char func[256] = "?";
+    char func[LR_NAME_MAX] = "?";
     for (const char *l = o->disasm; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
         size_t len = strcspn(l, "\n");
         if (lr_disasm_header(l, len, func, sizeof func))

@@ -50,7 +50,7 @@ static const char *external(const char *name, char *buf, size_t len)
 /* Contract in linkrules_obj.h. */
 int lr_kernel_symbol(const lr_object *o, const char *target)
 {
-    char ext[512];
+    char ext[LR_NAME_MAX];
     if (strstr(target, "__device_stub_"))
         return 1;
     external(target, ext, sizeof ext);
@@ -63,7 +63,7 @@ int lr_kernel_symbol(const lr_object *o, const char *target)
 /* Contract in linkrules_obj.h. */
 int lr_kernel_host(const lr_object *o, const char *name)
 {
-    char ext[512], id[600];
+    char ext[LR_NAME_MAX], id[LR_NAME_MAX + 32];
     if (strncmp(name, "_Z", 2) != 0)
         return 0;
     external(name, ext, sizeof ext);
@@ -107,7 +107,8 @@ static int resolved_branch(const lr_object *o, const char *func, const char *l, 
 /* Contract in linkrules_obj.h. */
 char *lr_calls_text(const lr_object *o)
 {
-    char *t = NULL, func[256] = "", a[256], b[256], to[256];
+    char *t = NULL, func[LR_NAME_MAX] = "", a[LR_NAME_MAX], b[LR_NAME_MAX];
+    char to[LR_NAME_MAX];
     size_t len = 0;
     int bad = cml_appendf(&t, &len, "%s", "") < 0; /* "" when no function calls another */
     for (int i = 0; !bad && i < o->nrels; i++) {

@@ -66,7 +66,7 @@ static int follow_unrelocated(const lr_object *o, const lr_func *f, uint64_t to,
  * so that all f reaches is in its relocations and u. An indirect branch never passes. */
 static int reaches_only_by_relocation(const lr_object *o, const lr_func *f, unrelocated *u)
 {
-    char func[256];
+    char func[LR_NAME_MAX];
     int in = 0, found = 0;
     uint64_t pending = UINT64_MAX, pending_to = UINT64_MAX;
     for (const char *l = o->disasm; l && *l; l += strcspn(l, "\n"), l += *l == '\n') {

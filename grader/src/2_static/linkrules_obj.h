@@ -75,6 +75,10 @@ const char *lr_rel_target(const lr_object *o, const lr_reloc *r, int how);
 /* objdump -d: whether the line of length len is a function's header ("0000... <name>:"); its
  * name into buf (capped) when it is. */
 int lr_disasm_header(const char *line, size_t len, char *buf, size_t blen);
+/* A buffer for one symbol's name: C++ template instances reach hundreds of characters
+ * (std::unordered_map<std::string, unsigned>'s range constructor is 321), and a name cut short
+ * matches no symbol, which the rules would read as code they cannot follow. */
+#define LR_NAME_MAX 4096
 
 /* linkrules_calls.c: "caller target\n" for every function of o that a host function (not
  * nvcc's per-kernel code) refers to or calls; malloc'd, NULL when out of memory. */

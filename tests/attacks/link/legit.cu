@@ -267,3 +267,12 @@ int tableBlocks(int n, int b)
     return d.quot + (d.rem != 0) + (int)g_tailKernels.size() + (int)g_scaleKernels.size() +
            (int)g_invSqrt[1];
 }
+
+// a hash map at file scope: its range constructor's mangled name is 321 characters long
+#include <unordered_map>
+static const std::unordered_map<std::string, unsigned> g_threadsFor = {{"copy", 256u}};
+unsigned threadsFor(const std::string &what)
+{
+    const auto it = g_threadsFor.find(what);
+    return it == g_threadsFor.end() ? 128u : it->second;
+}
