@@ -259,6 +259,13 @@ END_TEST
 #define ROW_MAJOR_TILE "    __shared__ float tile[TILE * TILE];\n"
 #define SWIZZLE_TILE "    __shared__ float tile[GRAM][GRAM];\n"
 #define SWIZZLE_STORE "    tile[i][j ^ i] = in[base + i * GRAM + j];\n"
+/* the solution's 3.3b body, from its tile to its product */
+#define SWIZZLE_BODY                                                                   \
+    SWIZZLE_TILE "    const int i = threadIdx.y, j = threadIdx.x;\n"                     \
+                 "    const size_t base = blockIdx.x * (size_t)(GRAM * GRAM);\n"        \
+    SWIZZLE_STORE "    __syncthreads();\n    float acc = 0.0f;\n#pragma unroll\n"       \
+                  "    for (int k = 0; k < GRAM; k++)\n"                                 \
+                  "        acc += tile[i][k ^ i] * tile[j][k ^ j];\n"
 
 START_TEST(experiment_without_shared_memory_fails)
 {
@@ -277,11 +284,7 @@ START_TEST(padded_tile_for_the_swizzle_fails)
 {
     /* 3.3b done as 3.3a: one spare column, no XOR */
     check_variant("03", "bank_conflicts.cu",
-                  SWIZZLE_TILE "    const int i = threadIdx.y, j = threadIdx.x;\n"
-                  "    const size_t base = blockIdx.x * (size_t)(GRAM * GRAM);\n" SWIZZLE_STORE
-                  "    __syncthreads();\n    float acc = 0.0f;\n#pragma unroll\n"
-                  "    for (int k = 0; k < GRAM; k++)\n"
-                  "        acc += tile[i][k ^ i] * tile[j][k ^ j];\n",
+                  SWIZZLE_BODY,
                   "    __shared__ float tile[GRAM][GRAM + 1];\n"
                   "    const int i = threadIdx.y, j = threadIdx.x;\n"
                   "    const size_t base = blockIdx.x * (size_t)(GRAM * GRAM);\n"
@@ -296,11 +299,7 @@ END_TEST
 START_TEST(flat_swizzled_tile_passes)
 {
     check_variant("03", "bank_conflicts.cu",
-                  SWIZZLE_TILE "    const int i = threadIdx.y, j = threadIdx.x;\n"
-                  "    const size_t base = blockIdx.x * (size_t)(GRAM * GRAM);\n" SWIZZLE_STORE
-                  "    __syncthreads();\n    float acc = 0.0f;\n#pragma unroll\n"
-                  "    for (int k = 0; k < GRAM; k++)\n"
-                  "        acc += tile[i][k ^ i] * tile[j][k ^ j];\n",
+                  SWIZZLE_BODY,
                   "    __shared__ float flat[GRAM * GRAM]; // (r, c) at r * GRAM + (c ^ r)\n"
                   "    const int i = threadIdx.y, j = threadIdx.x;\n"
                   "    const size_t base = blockIdx.x * (size_t)(GRAM * GRAM);\n"
@@ -327,11 +326,7 @@ END_TEST
 START_TEST(size_t_swizzle_passes_the_xor_check)
 {
     check_variant("03", "bank_conflicts.cu",
-                  SWIZZLE_TILE "    const int i = threadIdx.y, j = threadIdx.x;\n"
-                  "    const size_t base = blockIdx.x * (size_t)(GRAM * GRAM);\n" SWIZZLE_STORE
-                  "    __syncthreads();\n    float acc = 0.0f;\n#pragma unroll\n"
-                  "    for (int k = 0; k < GRAM; k++)\n"
-                  "        acc += tile[i][k ^ i] * tile[j][k ^ j];\n",
+                  SWIZZLE_BODY,
                   "    __shared__ float flat[GRAM * GRAM];\n"
                   "    const size_t i = threadIdx.y, j = threadIdx.x;\n"
                   "    const size_t base = blockIdx.x * (size_t)(GRAM * GRAM);\n"
