@@ -213,6 +213,8 @@ START_TEST(rejects_a_global_object_with_a_destructor)
     /* and why: the first thing its initializer reaches that is not the library's building */
     assert_rejects("more than the standard library's construction ('Noisy::~Noisy()'",
                    "uses 'puts')");
+    /* GCC builds them all in one initializer: the reason may be another object's */
+    assert_rejects("'noisyGlobal'", "building it, or one of the ");
 }
 END_TEST
 
@@ -246,7 +248,8 @@ START_TEST(rejects_a_table_of_a_host_function_named_like_a_kernel)
     const char *log = named.log ? named.log : "";
     ck_assert_msg(!named.ok, "the table of a printing host overload built");
     ck_assert_msg(strstr(log, "'g_warm'") && strstr(log, "uses 'puts'") &&
-                  strstr(log, "(rule: constructors)"), "%.3000s", log);
+                  strstr(log, "(rule: constructors)") && !strstr(log, "or one of the"),
+                  "%.3000s", log); /* the file's one global object: its own reason */
 }
 END_TEST
 

@@ -149,10 +149,16 @@ int lr_say_globals(lr_ctx *c, const lr_object *o, const char *fn, const char *di
             snprintf(where, sizeof where, "%s:%ld", cu, g[i].line);
         else
             snprintf(where, sizeof where, "%s", cu);
+        /* GCC builds every global object of a file in one initializer: the reason found may
+         * be another object's, so a file with several says so */
+        char others[120] = "";
+        if (n > 1)
+            snprintf(others, sizeof others, ", or one of the %d other global objects the "
+                     "compiler builds with it,", n - 1);
         lr_say(c, "has a global object built before main or destroyed after it: '%s' (%s); "
-               "building it does more than the standard library's construction (%s). Make it "
-               "a function-local static in the function that uses it, or constexpr "
-               "(rule: constructors)", g[i].shown, where, why && why[0] ? why : "unknown");
+               "building it%s does more than the standard library's construction (%s). Make "
+               "it a function-local static in the function that uses it, or constexpr "
+               "(rule: constructors)", g[i].shown, where, others, why && why[0] ? why : "unknown");
     }
     return n;
 }
