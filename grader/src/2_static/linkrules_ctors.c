@@ -102,9 +102,15 @@ static int reaches_only_by_relocation(const lr_object *o, const lr_func *f, unre
 
 #define MAX_INIT_FUNCS 256 /* functions an initializer may reach before it is refused */
 
-/* Add fn to the n functions still to look at, unless it is there; 0 (and why) when full. */
-static int add_todo(const char **todo, int *n, const char *fn, char *why, size_t len)
+/* Add fn, a function of o that an initializer refers to, to the n still to look at, unless it
+ * is there or is a kernel's host function (a table of kernels at file scope: that is nvcc's
+ * launch code, which needs a launch configuration an initializer cannot push, as
+ * __cudaPushCallConfiguration is no initializer call); 0 (and why) when full. */
+static int add_todo(const lr_object *o, const char **todo, int *n, const char *fn, char *why,
+                    size_t len)
 {
+    if (lr_kernel_host(o, fn))
+        return 1;
     for (int j = 0; j < *n; j++)
         if (strcmp(todo[j], fn) == 0)
             return 1;
@@ -142,7 +148,7 @@ static int constructs_only(const lr_ctx *c, const lr_object *o, const char *fn, 
             return 0;
         }
         for (int i = 0; i < u.n; i++)
-            if (!lr_kernel_host(o, u.name[i]) && !add_todo(todo, &n, u.name[i], why, len))
+            if (!add_todo(o, todo, &n, u.name[i], why, len))
                 return 0;
         for (int i = 0; i < o->nrels; i++) {
             const lr_reloc *rel = &o->rels[i];
@@ -161,10 +167,7 @@ static int constructs_only(const lr_ctx *c, const lr_object *o, const char *fn, 
                 snprintf(why, len, "'%s' uses '%s'", f->name, rel->target);
                 return 0;
             }
-            /* a kernel's address (a table of kernels at file scope): its host function is
-             * nvcc's launch code, which needs a launch configuration an initializer cannot
-             * push (__cudaPushCallConfiguration is no initializer call) */
-            if (callee && !lr_kernel_host(o, callee) && !add_todo(todo, &n, callee, why, len))
+            if (callee && !add_todo(o, todo, &n, callee, why, len))
                 return 0;
         }
     }
