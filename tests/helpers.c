@@ -1,5 +1,6 @@
 /* Shared test helpers (see helpers.h). */
 #include "helpers.h"
+#include "judge.h"
 #include "score.h"
 #include "spec.h"
 
@@ -179,8 +180,11 @@ void judge_as(cml_task_result *r, enum cml_status s, const char *why)
         r->found.checked = 1;
         r->tech[0].state = CML_TECH_FAILED;
     } else if (s == CML_STATUS_WRONG || s == CML_STATUS_TODO || s == CML_STATUS_SANITIZER)
-        r->found.failed = s;
-    else
-        r->found.stopped = s;
-    cml_judge(r);
+        r->found.faults = CML_FAULT_WRONG | (s == CML_STATUS_TODO ? CML_FAULT_TODO
+                                             : s == CML_STATUS_SANITIZER ? CML_FAULT_GUARD : 0);
+    else /* the stop whose status is s */
+        for (enum cml_stop k = CML_STOP_NOT_BUILT; k <= CML_STOP_TIMED_OUT; k++)
+            if (cml_stop_status(k) == s)
+                r->found.stopped = k;
+    cml_publish_task(r);
 }

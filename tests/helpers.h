@@ -81,7 +81,7 @@ void fake_grade(const cml_lab_spec *spec, const char *mode, const char *task,
  * and slow from the speed credit (the credit is otherwise left as it is), tampered from a forged
  * record, technique from a failed first check (r->spec needs one), wrong, todo, sanitizer (a
  * guard region) from the cases, the rest (build-error, missing, no-gpu, error, crash, timeout)
- * as stopped. why: the finding's words. Then judges. */
+ * as stopped. why: the finding's words. Then publishes (judges). */
 void judge_as(cml_task_result *r, enum cml_status s, const char *why);
 
 #endif /* CML_TEST_HELPERS_H */

@@ -11,6 +11,7 @@ Suite *records_suite(void); /* tests/test_records.c: the result protocol parser 
 Suite *verify_suite(void);  /* tests/test_verify.c: the CPU references and the compare */
 Suite *score_suite(void);   /* tests/test_score.c: points, ratios, statuses */
 Suite *status_suite(void);  /* tests/test_status.c: the status table and cml_judge */
+void judge_add(Suite *s);   /* tests/test_judge.c: judged once, in the status suite */
 Suite *claims_suite(void);  /* tests/test_claims*.c, test_bytes.c, test_verified.c: claims */
 Suite *report_suite(void);  /* tests/test_report.c: terminal, JSON, Gradescope, TSV */
 Suite *feedback_suite(void); /* tests/test_feedback.c: feedback.md, feedback.html, junit.xml */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "judge.h"
 #include "score.h"
 #include "spec.h"
 #include "grade_technique.h"
@@ -141,6 +142,7 @@ static inline void grade(const char *checks, const char *status)
     memset(r.tech, 0, sizeof r.tech);
     judge_as(&r, s, "all 2 cases passed");
     cml_technique_task(&spec, &spec.tasks[0], &env, &r);
+    cml_publish_task(&r);
 }
 
 static inline void assert_check(int k, enum cml_tech_state state, const char *detail)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "records.h"
+#include "judge.h"
 #include "score.h"
 #include "suites.h"
 
@@ -251,6 +252,7 @@ START_TEST(tampered_run_scores_nothing)
     rec.tampered = 1;
     strcpy(rec.tamper, "wrote a second 'done' (line 9)");
     cml_score_task(&r, &rec, NULL);
+    cml_publish_task(&r);
     ck_assert_str_eq(cml_status_name(r.status), "tampered");
     ck_assert(r.score == 0 && r.correctness_score == 0 && r.max_score == 12);
     ck_assert_str_eq(r.detail, "the lab process wrote a second 'done' (line 9): results from "

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "judge.h"
 #include "score.h"
 #include "suites.h"
 
@@ -84,6 +85,7 @@ START_TEST(fast_correct_task_gets_full_marks)
 {
     pass_cases(3);
     cml_score_task(&r, &student, &ref);
+    cml_publish_task(&r);
     ck_assert_str_eq(cml_status_name(r.status), "passed");
     ck_assert_double_eq(r.score, 10);
     ck_assert_double_eq(r.max_score, 10);
@@ -97,6 +99,7 @@ START_TEST(slow_task_loses_perf_points)
     pass_cases(3);
     student.cases[2].ms = 1.825;
     cml_score_task(&r, &student, &ref);
+    cml_publish_task(&r);
     ck_assert_str_eq(cml_status_name(r.status), "slow");
     ck_assert_double_eq_tol(r.perf_score, 2, 1e-9);
     ck_assert_double_eq_tol(r.score, 8, 1e-9);
@@ -108,6 +111,7 @@ START_TEST(correctness_is_shared_by_the_cases)
 {
     pass_cases(2);
     cml_score_task(&r, &student, &ref);
+    cml_publish_task(&r);
     ck_assert_double_eq_tol(r.correctness_score, 4, 1e-9);
     ck_assert_int_eq(r.cases_passed, 2);
 }
@@ -117,6 +121,7 @@ START_TEST(no_perf_points_unless_every_case_passes)
 {
     pass_cases(2);
     cml_score_task(&r, &student, &ref);
+    cml_publish_task(&r);
     ck_assert_double_eq(r.perf_score, 0);
     ck_assert_str_eq(cml_status_name(r.status), "wrong");
 }
@@ -127,6 +132,7 @@ START_TEST(detail_names_the_first_failing_case)
     pass_cases(1);
     strcpy(r.cases[1].reason, "3 of 4097 elements differ");
     cml_score_task(&r, &student, &ref);
+    cml_publish_task(&r);
     ck_assert_str_eq(r.detail, "case n=4097: 3 of 4097 elements differ");
 }
 END_TEST
@@ -141,6 +147,7 @@ START_TEST(ratio_is_geometric_mean_over_timed_cases)
     set_case(&ref.cases[1], "1.1", 1.0, 536870912);
     ref.ncases = 2;
     cml_score_task(&r, &student, &ref);
+    cml_publish_task(&r);
     ck_assert_double_eq_tol(r.ratio, 1.0, 1e-12); /* sqrt(2.0 * 0.5) */
     ck_assert_double_eq_tol(r.ms, 2.0, 1e-12);    /* the first timed case */
 }
@@ -152,6 +159,7 @@ START_TEST(missing_reference_time_gives_full_perf_points)
     ref.cases[0].status = CML_CASE_ERROR;
     ref.cases[0].has_time = 0;
     cml_score_task(&r, &student, &ref);
+    cml_publish_task(&r);
     ck_assert_double_eq(r.perf_score, 4);
     ck_assert_str_eq(cml_status_name(r.status), "passed");
     ck_assert_str_eq(r.detail, "reference time unavailable: performance not judged");
@@ -162,6 +170,7 @@ START_TEST(no_reference_run_at_all_gives_full_perf_points)
 {
     pass_cases(3);
     cml_score_task(&r, &student, NULL);
+    cml_publish_task(&r);
     ck_assert_double_eq(r.score, 10);
 }
 END_TEST
@@ -171,6 +180,7 @@ START_TEST(missing_student_time_gives_no_perf_points)
     pass_cases(3);
     student.cases[2].has_time = 0;
     cml_score_task(&r, &student, &ref);
+    cml_publish_task(&r);
     ck_assert_double_eq(r.perf_score, 0);
     ck_assert_str_eq(cml_status_name(r.status), "slow");
     ck_assert_ptr_nonnull(strstr(r.detail, "no time recorded"));
@@ -181,6 +191,7 @@ START_TEST(bandwidth_and_copy_fraction_come_from_the_first_timed_case)
 {
     pass_cases(3);
     cml_score_task(&r, &student, &ref);
+    cml_publish_task(&r);
     ck_assert_double_eq_tol(r.gbps, 536.870912, 1e-9);
     ck_assert_double_eq_tol(r.copy_fraction, 536.870912 / 3000, 1e-12);
     ck_assert_int_eq(r.implausible, 0);
@@ -193,6 +204,7 @@ START_TEST(bandwidth_ignores_the_bytes_the_lab_claims)
     pass_cases(3);
     student.cases[2].bytes = 1000000000000000ull; /* 10^15: 10^6 GB/s if believed */
     cml_score_task(&r, &student, &ref);
+    cml_publish_task(&r);
     ck_assert_double_eq_tol(r.gbps, 536.870912, 1e-9);
     ck_assert_int_eq(r.implausible, 0);
     ck_assert_str_eq(cml_status_name(r.status), "passed");
@@ -205,6 +217,7 @@ START_TEST(implausible_bandwidth_gets_no_perf_points)
     student.cases[2].ms = 0.1; /* 5369 GB/s on a GPU that copies at 3000 */
     ref.cases[0].ms = 0.2;
     cml_score_task(&r, &student, &ref);
+    cml_publish_task(&r);
     ck_assert_int_eq(r.implausible, 1);
     ck_assert_double_eq(r.perf_score, 0);
     ck_assert_str_eq(cml_status_name(r.status), "slow");
@@ -218,6 +231,7 @@ START_TEST(todo_record_makes_the_status_todo)
     student.cases[0].status = CML_CASE_TODO;
     strcpy(r.cases[0].reason, "TODO(1.1): write the coalesced copy kernel");
     cml_score_task(&r, &student, &ref);
+    cml_publish_task(&r);
     ck_assert_str_eq(cml_status_name(r.status), "todo");
     ck_assert_str_eq(r.detail, "TODO(1.1): write the coalesced copy kernel");
     ck_assert_double_eq(r.score, 0);
@@ -229,6 +243,7 @@ START_TEST(error_record_makes_the_status_error)
     pass_cases(1);
     student.cases[1].status = CML_CASE_ERROR;
     cml_score_task(&r, &student, &ref);
+    cml_publish_task(&r);
     ck_assert_str_eq(cml_status_name(r.status), "error");
 }
 END_TEST
@@ -250,6 +265,7 @@ START_TEST(guard_region_fault_makes_the_status_sanitizer)
         strcpy(student.cases[1].msg, msgs[m]);
         strcpy(r.cases[1].reason, msgs[m]);
         cml_score_task(&r, &student, &ref);
+        cml_publish_task(&r);
         ck_assert_str_eq(cml_status_name(r.status), "sanitizer");
         ck_assert_double_eq(r.score, 0);
         ck_assert_ptr_nonnull(strstr(r.detail, "memory outside the case's buffers"));
@@ -266,6 +282,7 @@ START_TEST(other_cuda_error_stays_an_error)
     strcpy(student.cases[1].msg, "CUDA error cudaErrorLaunchOutOfResources (too many resources "
            "requested for launch) in launching the task's kernels, in the task's launch wrapper");
     cml_score_task(&r, &student, &ref);
+    cml_publish_task(&r);
     ck_assert_str_eq(cml_status_name(r.status), "error");
     ck_assert_double_eq_tol(r.score, 2, 1e-9);
 }
@@ -277,6 +294,7 @@ START_TEST(missing_results_without_done_make_the_status_crash)
     student.ncases = 1;
     student.done = 0;
     cml_score_task(&r, &student, &ref);
+    cml_publish_task(&r);
     ck_assert_str_eq(cml_status_name(r.status), "crash");
     ck_assert_double_eq_tol(r.score, 2, 1e-9);
 }
@@ -285,9 +303,10 @@ END_TEST
 START_TEST(keeps_a_preset_timeout_and_scores_zero)
 {
     pass_cases(2);
-    r.found.stopped = CML_STATUS_TIMEOUT; /* what the pipeline found before scoring */
+    r.found.stopped = CML_STOP_TIMED_OUT; /* what the pipeline found before scoring */
     strcpy(r.found.why, "timed out after 60 s");
     cml_score_task(&r, &student, &ref);
+    cml_publish_task(&r);
     ck_assert_str_eq(cml_status_name(r.status), "timeout");
     ck_assert_str_eq(r.detail, "timed out after 60 s");
     ck_assert_double_eq(r.score, 0);
@@ -297,8 +316,9 @@ END_TEST
 
 START_TEST(preset_build_error_gets_a_detail)
 {
-    r.found.stopped = CML_STATUS_BUILD_ERROR;
+    r.found.stopped = CML_STOP_NOT_BUILT;
     cml_score_task(&r, NULL, NULL);
+    cml_publish_task(&r);
     ck_assert_str_eq(cml_status_name(r.status), "build-error");
     ck_assert_str_ne(r.detail, "");
     ck_assert_double_eq(r.score, 0);
@@ -311,6 +331,7 @@ START_TEST(untimed_task_passes_on_correctness_alone)
     spec.perf_points = 0;
     spec.cases[2].timed = 0;
     cml_score_task(&r, &student, NULL);
+    cml_publish_task(&r);
     ck_assert_str_eq(cml_status_name(r.status), "passed");
     ck_assert_double_eq(r.score, 6);
     ck_assert_str_eq(r.detail, "all 3 cases passed");
@@ -325,6 +346,7 @@ START_TEST(finds_its_times_in_a_reference_run_of_several_tasks)
     set_case(&ref.cases[2], "1.2", 9.0, 1);
     ref.ncases = 3;
     cml_score_task(&r, &student, &ref);
+    cml_publish_task(&r);
     ck_assert_double_eq_tol(r.ref_ms, 0.5, 1e-12);
     ck_assert_double_eq_tol(r.ratio, 2.0, 1e-12);
 }
@@ -338,6 +360,7 @@ START_TEST(finds_its_times_in_a_reference_run_of_every_case)
     set_case(&ref.cases[2], "1.1", 2.0, 536870912);
     ref.ncases = 3;
     cml_score_task(&r, &student, &ref);
+    cml_publish_task(&r);
     ck_assert_double_eq_tol(r.ratio, 0.5, 1e-12);
 }
 END_TEST
@@ -349,6 +372,7 @@ START_TEST(finds_its_times_in_a_reference_record_spread_by_case_index)
     set_case(&ref.cases[2], "1.1", 0.25, 536870912);
     ref.ncases = 3;
     cml_score_task(&r, &student, &ref);
+    cml_publish_task(&r);
     ck_assert_double_eq_tol(r.ratio, 4.0, 1e-12);
 }
 END_TEST

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "judge.h"
 #include "score.h"
 #include "suites.h"
 
@@ -138,35 +139,35 @@ START_TEST(judge_follows_the_precedence_of_findings)
 {
     judge_as(&r, CML_STATUS_PASSED, "all 3 cases passed");
     strcpy(r.found.note, "measured twice");
-    cml_judge(&r);
+    cml_publish_task(&r);
     ck_assert_str_eq(r.detail, "all 3 cases passed; measured twice");
     r.found.checked = 1; /* the technique stage: check 0 failed */
     r.tech[0].state = CML_TECH_FAILED;
     strcpy(r.tech[0].detail, "no xor");
-    cml_judge(&r);
+    cml_publish_task(&r);
     ck_assert_int_eq(r.status, CML_STATUS_TECHNIQUE);
     ck_assert_msg(strstr(r.detail, "): no xor; all 3 cases passed; measured twice"), "%s",
                   r.detail);
     r.sanitizers[1].state = CML_TECH_FAILED; /* the sanitizer phase: racecheck */
     strcpy(r.sanitizers[1].detail, "racecheck: a race");
-    cml_judge(&r);
+    cml_publish_task(&r);
     ck_assert_int_eq(r.status, CML_STATUS_SANITIZER);
     ck_assert_str_eq(r.detail, "racecheck: a race");
-    r.found.failed = CML_STATUS_SANITIZER; /* a guard region's finding stays after the tools' */
+    r.found.faults = CML_FAULT_GUARD | CML_FAULT_WRONG; /* a guard region's, after the tools' */
     strcpy(r.found.why, "case n=7: illegal address");
     r.found.note[0] = '\0';
-    cml_judge(&r);
+    cml_publish_task(&r);
     ck_assert_msg(strncmp(r.detail, "racecheck: a race; memory outside", 33) == 0 &&
                   strstr(r.detail, "): case n=7: illegal address"), "%s", r.detail);
     r.sanitizers[1].state = CML_TECH_PASSED;
-    r.found.failed = CML_STATUS_WRONG;
-    cml_judge(&r); /* a wrong case: the failed check and the tools do not matter */
+    r.found.faults = CML_FAULT_WRONG;
+    cml_publish_task(&r); /* a wrong case: the failed check and the tools do not matter */
     ck_assert_int_eq(r.status, CML_STATUS_WRONG);
-    r.found.stopped = CML_STATUS_TIMEOUT;
-    cml_judge(&r);
+    r.found.stopped = CML_STOP_TIMED_OUT;
+    cml_publish_task(&r);
     ck_assert_int_eq(r.status, CML_STATUS_TIMEOUT);
     strcpy(r.found.tampered, "wrote a record after done");
-    cml_judge(&r);
+    cml_publish_task(&r);
     ck_assert_int_eq(r.status, CML_STATUS_TAMPERED);
     ck_assert_msg(strstr(r.detail, "the lab process wrote a record after done"), "%s", r.detail);
 }
@@ -189,5 +190,6 @@ Suite *status_suite(void)
     tcase_add_test(award, judge_follows_the_precedence_of_findings);
     suite_add_tcase(s, table);
     suite_add_tcase(s, award);
+    judge_add(s);
     return s;
 }

@@ -59,6 +59,8 @@ static void phase_of_two_labs_to(const unsigned char ran[2][2], const char *meet
         labs[l].env.ncu = NULL; /* the phase keeps each lab's runs */
     }
     cml_technique_labs(labs, 2, progress);
+    cml_publish_lab(&out[0]);
+    cml_publish_lab(&out[1]);
     unsetenv("MEET_N");
     unsetenv("MEET_NCU");
 }

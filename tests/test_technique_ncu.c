@@ -154,6 +154,7 @@ static void lab_task(int t, cml_task_result *x)
     x->credit = (cml_credit){ .cases = 2 };
     judge_as(x, CML_STATUS_PASSED, "all cases passed");
     cml_technique_task(&spec, &spec.tasks[t], &env, x);
+    cml_publish_task(x);
 }
 
 /* A spec of two tasks loaded and both profiled in the lab's shared run (unconfined, to read

@@ -226,8 +226,7 @@ START_TEST(a_trace_made_ahead_is_the_one_judged)
     static cml_trace_run ahead[CML_MAX_TASKS];
     memset(&out, 0, sizeof out);
     memset(ahead, 0, sizeof ahead);
-    out.ntasks = 1, out.ran[0] = 1, out.tasks[0] = r;
-    out.tasks[0].status = CML_STATUS_PASSED;
+    out.ntasks = 1, out.ran[0] = 1, out.tasks[0] = r; /* its findings: every case passed */
     cml_tech_lab lab = { &spec, env, &out };
     cml_trace_ahead(&lab, 1, ahead);
     ck_assert_msg(ahead[0].key[0] && ahead[0].rc == 0 && ahead[0].tally.v[0] == 4000,
@@ -257,7 +256,7 @@ START_TEST(only_solved_tasks_are_traced_ahead)
     cml_tech_lab lab = { &spec, env, &out };
     cml_trace_ahead(&lab, 1, ahead);
     ck_assert_str_eq(ahead[0].key, "");
-    out.ran[0] = 0, out.tasks[0].status = CML_STATUS_PASSED; /* did not run here */
+    out.ran[0] = 0, out.tasks[0].found.faults = 0; /* passed, did not run here */
     cml_trace_ahead(&lab, 1, ahead);
     trace_unset();
     ck_assert_str_eq(ahead[0].key, "");

@@ -1,8 +1,9 @@
 /* The judge: the one place where a task's status, points and detail are decided, from what the
  * stages found (cml_findings in cml.h, the case verdicts, the credit, the technique checks and
- * the sanitizer runs). Every stage records its finding and calls cml_judge; a later finding
- * changes the verdict only as far as the precedence table below lets it. */
-#include "score.h"
+ * the sanitizer runs), by the precedence table below. A pure function: it reads the findings
+ * and returns the verdict; publish.c alone writes it into the result. */
+#include "judge.h"
+#include "findings.h"
 #include "technique.h" /* cml_tech_kind_name */
 
 #include <stdarg.h>
@@ -27,108 +28,136 @@ __attribute__((format(printf, 3, 4))) static void say(char *buf, size_t len, con
 /* The findings that decide a status, highest first: the first that holds decides. */
 enum finding { TAMPERED, STOPPED, SANITIZER_RUN, CASE_FAILED, TECHNIQUE_FAILED, SPEED };
 
+/* The status each reason for a stop gives. */
+static const enum cml_status STOP_STATUS[] = {
+    [CML_STOP_NONE] = CML_STATUS_NONE,           [CML_STOP_NOT_BUILT] = CML_STATUS_BUILD_ERROR,
+    [CML_STOP_NOT_HANDED_IN] = CML_STATUS_MISSING, [CML_STOP_NO_GPU] = CML_STATUS_NO_GPU,
+    [CML_STOP_NOT_RUN] = CML_STATUS_ERROR,       [CML_STOP_CRASHED] = CML_STATUS_CRASH,
+    [CML_STOP_TIMED_OUT] = CML_STATUS_TIMEOUT,
+};
+
+/* How failed cases name the status: the first fault that holds, highest first (a TODO is the
+ * harness's own word; a memory error outranks the CUDA error it raised; a missing result is a
+ * crash only where no other fault explains it). */
+static const struct {
+    unsigned fault;
+    enum cml_status status;
+} FAULT_STATUS[] = {
+    { CML_FAULT_TODO, CML_STATUS_TODO },       { CML_FAULT_GUARD, CML_STATUS_SANITIZER },
+    { CML_FAULT_ERROR, CML_STATUS_ERROR },     { CML_FAULT_NO_RESULT, CML_STATUS_CRASH },
+    { CML_FAULT_WRONG, CML_STATUS_WRONG },
+};
+
+/* Contract in judge.h. */
+enum cml_status cml_stop_status(enum cml_stop s)
+{
+    return (unsigned)s < sizeof STOP_STATUS / sizeof STOP_STATUS[0] ? STOP_STATUS[s]
+                                                                     : CML_STATUS_ERROR;
+}
+
+/* Contract in judge.h. */
+enum cml_status cml_fault_status(unsigned faults)
+{
+    for (size_t i = 0; i < sizeof FAULT_STATUS / sizeof FAULT_STATUS[0]; i++)
+        if (faults & FAULT_STATUS[i].fault)
+            return FAULT_STATUS[i].status;
+    return faults ? CML_STATUS_WRONG : CML_STATUS_NONE;
+}
+
 /* Which finding decides r's status. A sanitizer run's error outranks a case failure only where
  * that failure is itself a memory error (a guard region's finding): the tools ran only on
  * tasks whose cases all passed, or to name such a kernel. */
 static enum finding leading(const cml_task_result *r, int tool, int tech)
 {
     const cml_findings *f = &r->found;
+    const enum cml_status failed = cml_fault_status(f->faults);
     if (f->tampered[0])
         return TAMPERED;
-    if (f->stopped != CML_STATUS_NONE)
+    if (f->stopped != CML_STOP_NONE)
         return STOPPED;
-    if (tool && (f->failed == CML_STATUS_NONE || f->failed == CML_STATUS_SANITIZER))
+    if (tool && (failed == CML_STATUS_NONE || failed == CML_STATUS_SANITIZER))
         return SANITIZER_RUN;
-    if (f->failed != CML_STATUS_NONE)
+    if (failed != CML_STATUS_NONE)
         return CASE_FAILED;
     return tech >= 0 ? TECHNIQUE_FAILED : SPEED;
 }
 
-/* Contract in score.h. */
-int cml_failed_check(const cml_task_result *r)
-{
-    for (int k = 0; r->found.checked && r->spec && k < r->spec->ntech; k++)
-        if (r->tech[k].state != CML_TECH_PASSED && r->tech[k].state != CML_TECH_NOT_CHECKED)
-            return k;
-    return -1;
-}
-
-/* The sanitizer tools' errors, in tool order, "; " between, into buf; whether there were any. */
+/* The sanitizer tools' errors, in tool order, "; " between, into buf; how many tools failed
+ * (as findings.h counts them: by their state, whatever their words). */
 static int tool_errors(const cml_task_result *r, char *buf, size_t len)
 {
     size_t used = 0;
+    int n = 0;
     buf[0] = '\0';
-    for (int k = 0; k < CML_SANITIZERS && used + 1 < len; k++)
+    for (int k = 0; k < CML_SANITIZERS; k++)
         if (r->sanitizers[k].state == CML_TECH_FAILED) {
-            int w = snprintf(buf + used, len - used, "%s%s", used ? "; " : "",
-                             r->sanitizers[k].detail);
+            int w = used + 1 < len ? snprintf(buf + used, len - used, "%s%s", n ? "; " : "",
+                                              r->sanitizers[k].detail) : 0;
             used += w > 0 ? (size_t)w : 0;
+            used = used < len ? used : len - 1;
+            n++;
         }
-    return buf[0] != '\0';
+    return n;
 }
 
 /* The one rule for a task's points: each part counts only when status s earns it
  * (cml_status_earns) and as far as the credit goes; max_score is always the spec's total. */
-static void award(cml_task_result *r, enum cml_status s)
+static void award(const cml_task_result *r, enum cml_status s, cml_verdict *v)
 {
     const cml_task_spec *t = r->spec;
     const unsigned earns = cml_status_earns(s);
-    r->status = s;
-    r->max_score = t->points + t->perf_points + t->technique_points;
-    r->correctness_score = (earns & CML_PART_CORRECTNESS) && t->ncases > 0
+    v->status = s;
+    v->max_score = t->points + t->perf_points + t->technique_points;
+    v->correctness_score = (earns & CML_PART_CORRECTNESS) && t->ncases > 0
                            ? t->points * r->credit.cases / t->ncases : 0;
-    r->perf_score = (earns & CML_PART_PERF) ? t->perf_points * r->credit.perf : 0;
-    r->technique_score = (earns & CML_PART_TECHNIQUE) && r->credit.technique
+    v->perf_score = (earns & CML_PART_PERF) ? t->perf_points * r->credit.perf : 0;
+    v->technique_score = (earns & CML_PART_TECHNIQUE) && r->credit.technique
                          ? t->technique_points : 0;
-    r->score = r->correctness_score + r->perf_score + r->technique_score;
+    v->score = v->correctness_score + v->perf_score + v->technique_score;
 }
 
-/* Contract in score.h. */
-void cml_judge(cml_task_result *r)
+/* Contract in judge.h. */
+cml_verdict cml_judge(const cml_task_result *r)
 {
     const cml_findings *f = &r->found;
-    char base[sizeof r->detail], tools[sizeof r->detail], d[sizeof r->detail];
+    cml_verdict v;
+    char base[sizeof r->detail], tools[sizeof r->detail];
+    char *d = v.detail;
+    const size_t n = sizeof v.detail;
     int tech = cml_failed_check(r), tool = tool_errors(r, tools, sizeof tools);
+    const enum cml_status failed = cml_fault_status(f->faults);
     say(base, sizeof base, "%s%s%s", f->why, f->why[0] && f->note[0] ? "; " : "", f->note);
     enum cml_status s = CML_STATUS_NONE;
     switch (leading(r, tool, tech)) {
     case TAMPERED:
         s = CML_STATUS_TAMPERED;
-        say(d, sizeof d, "the lab process %s: results from the lab process are claims, and "
+        say(d, n, "the lab process %s: results from the lab process are claims, and "
             "this one was forged", f->tampered);
         break;
     case STOPPED:
-        s = f->stopped;
-        say(d, sizeof d, "%s", base[0] ? base : cml_status_name(s));
+        s = cml_stop_status(f->stopped);
+        say(d, n, "%s", base[0] ? base : cml_status_name(s));
         break;
     case SANITIZER_RUN: /* a guard region's finding stays after the tools' */
         s = CML_STATUS_SANITIZER;
-        say(d, sizeof d, "%s%s%s%s", tools, f->failed ? "; " : "", f->failed ? GUARD_SAYS : "",
-            f->failed ? base : "");
+        say(d, n, "%s%s%s%s", tools, failed ? "; " : "", failed ? GUARD_SAYS : "",
+            failed ? base : "");
         break;
     case CASE_FAILED:
-        s = f->failed;
-        say(d, sizeof d, "%s%s", s == CML_STATUS_SANITIZER ? GUARD_SAYS : "", base);
+        s = failed;
+        say(d, n, "%s%s", s == CML_STATUS_SANITIZER ? GUARD_SAYS : "", base);
         break;
     case TECHNIQUE_FAILED:
         s = CML_STATUS_TECHNIQUE;
-        say(d, sizeof d, "technique check %s failed (it proves: %.160s): %.320s%s%.400s",
+        say(d, n, "technique check %s failed (it proves: %.160s): %.320s%s%.400s",
             cml_tech_kind_name(r->spec->tech[tech].kind), r->spec->tech[tech].what,
             r->tech[tech].detail, base[0] ? "; " : "", base);
         break;
     case SPEED:
         s = r->credit.perf >= 1 ? CML_STATUS_PASSED : CML_STATUS_SLOW;
-        say(d, sizeof d, "%s", base);
+        say(d, n, "%s", base);
         break;
     }
-    memcpy(r->detail, d, sizeof r->detail);
-    award(r, s);
-}
-
-/* Contract in score.h. */
-void cml_judge_stopped(cml_task_result *r, enum cml_status s, const char *why)
-{
-    r->found.stopped = s;
-    snprintf(r->found.why, sizeof r->found.why, "%s", why);
-    cml_judge(r);
+    award(r, s, &v);
+    return v;
 }

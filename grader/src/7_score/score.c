@@ -4,8 +4,9 @@
  * wrong on the grader's side (no reference time) never costs the student points; a practice
  * grade (no reference solution at all) judges speed as score_practice.c says. What scoring
  * finds (a case failure and its words, the speed credit and its words, a forged record) goes
- * into the task's findings; cml_judge (judge.c) sets its status, points and detail. */
+ * into the task's findings; the judge (judge.c) decides from them when results are published. */
 #include "score.h"
+#include "findings.h"
 #include "verify.h"
 
 #include <math.h>
@@ -150,7 +151,6 @@ static void score_perf(cml_task_result *r, const timing *tm, int practice)
     }
     r->credit.perf = frac;
     memcpy(r->found.why, detail, sizeof r->found.why);
-    cml_judge(r);
 }
 
 /* Index of the first case that did not pass, or -1. */
@@ -171,30 +171,28 @@ static int guard_fault(const cml_case_record *c)
                                                 strncmp(c->msg, "guard region:", 13) == 0);
 }
 
-/* todo when the student's run reached a TODO of this task, sanitizer when its kernels touched
- * memory outside their buffers, error for another CUDA error the harness reported, crash for
- * cases with no result from a run that never said `done`, otherwise wrong. */
-static enum cml_status failure_status(const cml_task_result *r, const cml_run_record *run)
+/* What the failed cases of r showed, as enum cml_fault bits (WRONG always): the student's run
+ * reached a TODO of this task, its kernels touched memory outside their buffers, the harness
+ * reported another CUDA error, a failed case has no result from a run that never said `done`.
+ * Which of them names the status is the judge's table. */
+static unsigned case_faults(const cml_task_result *r, const cml_run_record *run)
 {
     const char *id = r->spec->id;
     size_t idlen = strlen(id);
-    int error = 0, missing = 0, guard = 0;
+    unsigned f = CML_FAULT_WRONG;
+    int missing = 0;
     for (int i = 0; run && i < run->ntodos; i++)
         if (strncmp(run->todos[i], id, idlen) == 0 && run->todos[i][idlen] == ':')
-            return CML_STATUS_TODO;
+            f |= CML_FAULT_TODO;
     for (int i = 0; i < r->spec->ncases; i++) {
         const cml_case_record *c = run && i < run->ncases ? &run->cases[i] : NULL;
         if (c && c->status == CML_CASE_TODO)
-            return CML_STATUS_TODO;
-        error |= !r->cases[i].passed && c && c->status == CML_CASE_ERROR;
-        guard |= !r->cases[i].passed && guard_fault(c);
+            f |= CML_FAULT_TODO;
+        if (!r->cases[i].passed && c && c->status == CML_CASE_ERROR)
+            f |= guard_fault(c) ? CML_FAULT_GUARD : CML_FAULT_ERROR;
         missing |= !r->cases[i].passed && (!c || c->status == CML_CASE_MISSING);
     }
-    if (guard)
-        return CML_STATUS_SANITIZER;
-    if (error)
-        return CML_STATUS_ERROR;
-    return missing && !(run && run->done) ? CML_STATUS_CRASH : CML_STATUS_WRONG;
+    return f | (missing && !(run && run->done) ? CML_FAULT_NO_RESULT : 0);
 }
 
 /* The first failing case's reason ("case n=4097: ..."; TODOs as they are) into buf; "" when
@@ -207,14 +205,6 @@ static void failure_detail(const cml_task_result *r, char *buf, size_t len)
         snprintf(buf, len, "%s", reason);
     else
         snprintf(buf, len, "case %s: %s", r->spec->cases[f].text, reason);
-}
-
-/* Contract in score.h. */
-void cml_task_tampered(cml_task_result *r, const cml_run_record *run)
-{
-    snprintf(r->found.tampered, sizeof r->found.tampered, "%s",
-             run->tamper[0] ? run->tamper : "forged a record");
-    cml_judge(r);
 }
 
 /* Contract in score.h. One comparison of the status, here, for every report. */
@@ -233,7 +223,7 @@ void cml_task_hint(const cml_task_result *r, const char *note, const char **wher
 }
 
 /* Records what r->cases (already verified) and the `time` records of both runs (either may be
- * NULL) say, and judges: a tampered student run, else (unless the pipeline found the task
+ * NULL) say, as findings: a tampered student run, else (unless the pipeline found the task
  * stopped: crash, timeout, ...) the first failure or the speed. practice: speed is judged from
  * the student's fractions of the bound instead of the reference's times. */
 static void score_task(cml_task_result *r, const cml_run_record *student,
@@ -242,20 +232,18 @@ static void score_task(cml_task_result *r, const cml_run_record *student,
     const cml_task_spec *t = r->spec;
     r->credit = (cml_credit){0};
     r->cases_passed = 0;
-    r->guard_fault = 0;
-    r->found.failed = CML_STATUS_NONE;
+    r->found.faults = 0;
     r->found.note[0] = '\0'; /* a note follows a verdict: a new one starts without */
     for (int i = 0; i < t->ncases; i++)
         r->cases_passed += r->cases[i].passed != 0;
     timing tm = measure(r, student, reference);
     if (student && student->tampered) {
-        cml_task_tampered(r, student);
+        cml_found_tampered(r, student);
         return;
     }
-    if (r->found.stopped != CML_STATUS_NONE) { /* cut short: what passed earns nothing */
+    if (r->found.stopped != CML_STOP_NONE) { /* cut short: what passed earns nothing */
         if (r->found.why[0] == '\0')
             failure_detail(r, r->found.why, sizeof r->found.why);
-        cml_judge(r);
         return;
     }
     r->credit.cases = r->cases_passed;
@@ -263,10 +251,8 @@ static void score_task(cml_task_result *r, const cml_run_record *student,
         score_perf(r, &tm, practice);
         return;
     }
-    r->found.failed = failure_status(r, student);
-    r->guard_fault = r->found.failed == CML_STATUS_SANITIZER;
+    r->found.faults = case_faults(r, student);
     failure_detail(r, r->found.why, sizeof r->found.why);
-    cml_judge(r);
 }
 
 /* Contract in score.h. */
@@ -280,14 +266,4 @@ void cml_score_task(cml_task_result *r, const cml_run_record *student,
 void cml_score_task_practice(cml_task_result *r, const cml_run_record *student)
 {
     score_task(r, student, NULL, 1);
-}
-
-/* Contract in score.h. */
-void cml_lab_total(cml_lab_result *lab)
-{
-    lab->score = lab->max_score = 0;
-    for (int i = 0; i < lab->ntasks; i++) {
-        lab->score += lab->tasks[i].score;
-        lab->max_score += lab->tasks[i].max_score;
-    }
 }

@@ -1,8 +1,7 @@
-/* Scoring (score.c): a task's status, points and detail from its verdicts and the times of the
- * student's and the reference's runs, recorded as findings; cml_judge (judge.c) is the one
- * function that turns findings into a status, points and detail, and every step that finds
- * something about a task (score, technique checks, sanitizers, a build error, no GPU, a run cut
- * short, a forged record, a second measurement) records it and calls the judge.
+/* Scoring (score.c): what a task's case verdicts and the times of the student's and the
+ * reference's runs say, recorded as findings (how its cases failed, its credit, its speed and
+ * the words for them); the judge (judge.h) turns them into a status, points and a detail when
+ * the results are published.
  * Depends on cml.h (the result types) and through it on status.h (the status table). */
 #ifndef CML_SCORE_H
 #define CML_SCORE_H
@@ -20,36 +19,10 @@
  * linear between; 0 for a ratio that is not a positive finite number. */
 double cml_perf_fraction(double ratio, double full_ratio, double zero_ratio);
 
-/* judge.c: the one function that sets a task's status, points and detail, from its findings
- * (r->found, r->cases, r->credit, r->tech, r->sanitizers), by one precedence, highest first:
- *   tampered (a forged record)                         -> tampered
- *   stopped (build-error, missing, no-gpu, error, crash, timeout: no verdict of its cases)
- *   a sanitizer tool's error, on a task whose cases passed or whose failure was a guard
- *     region's finding                                 -> sanitizer (the tools' words first)
- *   a case failed (wrong, todo, error, crash, sanitizer by a guard region)
- *   a technique check failed                           -> technique
- *   else passed, or slow when the speed credit is short of 1.
- * The detail is the leading finding's words, then found.why and found.note. Points: each part
- * counts only when the status earns it (cml_status_earns) and as far as the credit goes:
- *   correctness = points * credit.cases / ncases   (0 without cases)
- *   perf        = perf_points * credit.perf
- *   technique   = technique_points when credit.technique
- * score is their sum; max_score is always the spec's points + perf_points + technique_points,
- * whatever the status. r->spec must be set. Judging again after a new finding is how a stage
- * changes a verdict. */
-void cml_judge(cml_task_result *r);
-/* The lab's score and max_score again, from its tasks' (after any phase that judges tasks). */
-void cml_lab_total(cml_lab_result *lab);
-/* The first technique check of r that neither passed nor could not be checked, once the checks
- * ran (found.checked); -1 when none, or when they did not run. */
-int cml_failed_check(const cml_task_result *r);
-/* Records that task r got no verdict of its cases (status s: build-error, missing, no-gpu,
- * error, crash, timeout) and why, then judges it. */
-void cml_judge_stopped(cml_task_result *r, enum cml_status s, const char *why);
-
-/* Fills r's credit, status, points and detail from r->cases (already verified) and the `time`
- * records of both runs: ratio = geometric mean over the timed cases of student ms / reference
- * ms. A tampered student run makes the task `tampered`, scored 0 (cml_task_tampered). */
+/* Records r's findings from r->cases (already verified) and the `time` records of both runs:
+ * its credit, what its failed cases showed (found.faults) and the words (found.why), its timings:
+ * ratio = geometric mean over the timed cases of student ms / reference ms. A tampered student
+ * run is recorded as such (found.tampered), which the judge scores 0. */
 void cml_score_task(cml_task_result *r, const cml_run_record *student,
                     const cml_run_record *reference);
 /* The practice grade (no reference solution here: docs/ARCHITECTURE.md, "Practice grade"): as
@@ -76,8 +49,6 @@ int cml_host_link(const cml_task_spec *t);
 double cml_bound_fraction(const cml_task_spec *t, const cml_case_spec *c, double ms,
                           double gbps, const cml_run_record *bw);
 
-/* Marks r tampered by the forged record of run: status, detail, every score 0. */
-void cml_task_tampered(cml_task_result *r, const cml_run_record *run);
 /* The hint a report shows for r: where it points (the lecture note) and what it says; for a
  * tampered task, what the grader verifies instead of the spec's hint. *text may be "". */
 void cml_task_hint(const cml_task_result *r, const char *note, const char **where,

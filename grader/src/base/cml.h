@@ -1,6 +1,6 @@
 /* The grader's shared types: a lab's grading spec, what one run of a lab binary reported,
- * and the graded result of each task. The pipeline is stage -> build -> run -> verify ->
- * time -> score -> report; each step has its own file in this folder and its own header.
+ * and the graded result of each task: the findings the stages record and the verdict the
+ * judge publishes (docs/ARCHITECTURE.md). Each step has its own folder and its own header.
  * The grader never calls CUDA: the only CUDA processes are the lab binaries it execs.
  * Depends on status.h only. The steps' functions live in their own headers (spec.h, records.h,
  * verify.h, score.h, report.h, ...), which include this one; it includes none of them back. */
@@ -245,18 +245,40 @@ typedef struct {
     int technique;              /* every technique check passed or could not be checked */
 } cml_credit;
 
+/* Why a task got no verdict of its own cases: facts a stage records; the judge's table
+ * (judge.c) names the status each one gives. */
+enum cml_stop {
+    CML_STOP_NONE = 0,       /* its cases ran and were verified */
+    CML_STOP_NOT_BUILT,      /* the student's side did not stage or build, or a link rule
+                                refused code the task calls */
+    CML_STOP_NOT_HANDED_IN,  /* the lab's student file is not in the submission */
+    CML_STOP_NO_GPU,         /* compiled, not run: no GPU here */
+    CML_STOP_NOT_RUN,        /* the grader could not run it (a run folder, memory) */
+    CML_STOP_CRASHED,        /* its run ended without results for its cases */
+    CML_STOP_TIMED_OUT       /* its run was killed at the lab's timeout */
+};
+
+/* What a task's failed cases showed (bits): facts a stage records; the judge's table names the
+ * status of the first that holds. */
+enum cml_fault {
+    CML_FAULT_TODO = 1,      /* its run reached a TODO stub of the task (the harness's word) */
+    CML_FAULT_GUARD = 2,     /* a failed case touched memory outside its buffers (a guard
+                                region's fault or changed canary) */
+    CML_FAULT_ERROR = 4,     /* the harness reported another CUDA error for a failed case */
+    CML_FAULT_NO_RESULT = 8, /* a failed case has no result, from a run that never said done */
+    CML_FAULT_WRONG = 16     /* a case failed (set whenever any case failed) */
+};
+
 /* What the stages found about one task, beside its case verdicts (cases), its credit, its
- * technique checks (tech) and its sanitizer runs (sanitizers). Each stage records here and
- * calls cml_judge (7_score/judge.c), the one function that turns a task's findings into its
- * status, points and detail, by one precedence table; nothing else sets those. */
+ * timings, its technique checks (tech) and its sanitizer runs (sanitizers). Stages only record
+ * here (and ask findings.h what to run next); cml_judge (judge.h) turns a task's findings into
+ * its status, points and detail by one precedence table, and publish.c alone writes those. */
 typedef struct {
-    enum cml_status stopped;    /* the task got no verdict of its own cases: build-error,
-                                   missing, no-gpu, error (nothing ran), crash or timeout (its
-                                   run was cut short); NONE: it did */
+    enum cml_stop stopped;      /* why the task got no verdict of its own cases; NONE: it did */
     char tampered[320];         /* how the lab process forged a record; "": it did not */
-    enum cml_status failed;     /* how its cases failed: wrong, todo, error, crash, sanitizer
-                                   (a guard region's finding); NONE: every case passed */
-    char why[1024];             /* the words of `stopped`, of `failed`, or of the speed */
+    unsigned faults;            /* what its failed cases showed (enum cml_fault bits); 0:
+                                   every case passed */
+    char why[1024];             /* the words of `stopped`, of `faults`, or of the speed */
     char note[400];             /* what happened after the verdict ("measured twice, ...",
                                    "then the lab binary ..."), said after why */
     int checked;                /* the technique checks ran (the task was solved): tech[]
@@ -265,7 +287,7 @@ typedef struct {
 
 typedef struct {
     const cml_task_spec *spec;
-    cml_findings found;         /* what the stages found: cml_judge reads it */
+    cml_findings found;         /* what the stages found: the judge reads it */
     int cases_passed;
     cml_case_verdict cases[CML_MAX_CASES];
     int timed;                  /* a timed case passed and both times are known */
@@ -275,9 +297,7 @@ typedef struct {
     double correctness_score, perf_score, technique_score, score, max_score;
     cml_tech_result tech[CML_MAX_TECH]; /* one per spec->tech, filled by technique.c */
     cml_tech_result sanitizers[CML_SANITIZERS]; /* one per tool (grade_sanitize.c) */
-    enum cml_status status;     /* set with the points and the detail by cml_judge only */
-    int guard_fault;            /* a guard region's finding made it `sanitizer` (score.c):
-                                   memcheck still runs to name the kernel */
+    enum cml_status status;     /* published with the points and the detail (publish.c) */
     cml_credit credit;          /* what the evidence earned; the status decides what counts */
     char detail[1024];          /* one line for the report (reason of the first failure) */
     size_t output_len;          /* the task's run: stdout+stderr bytes kept (at most the cap) */

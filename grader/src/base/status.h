@@ -44,7 +44,7 @@ int cml_status_solved(enum cml_status s);
 /* Whether the task's cases ran here (the report shows "passed/cases"): not for build-error,
  * missing or no-gpu. */
 int cml_status_ran(enum cml_status s);
-/* The parts of the points the status can earn (enum cml_part bits); judge.c's cml_judge
+/* The parts of the points the status can earn (enum cml_part bits); the judge
  * gives each part only as far as the task's credit goes. */
 unsigned cml_status_earns(enum cml_status s);
 enum cml_shade cml_status_shade(enum cml_status s);

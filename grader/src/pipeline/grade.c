@@ -97,17 +97,6 @@ static int find_gpu(const cml_grade_opts *o, cml_grading *g, char *err, size_t e
     return 0;
 }
 
-/* Contract in grade.h. */
-void cml_rescore(cml_grading *g)
-{
-    g->score = g->max_score = 0;
-    for (int l = 0; l < g->nlabs; l++) {
-        cml_lab_total(&g->labs[l]);
-        g->score += g->labs[l].score;
-        g->max_score += g->labs[l].max_score;
-    }
-}
-
 /* The calibration named by o (if any) into cal, and what the record says of it. A file that
  * cannot be read is an error (the instructor named it); one from another GPU is a note, and
  * the reference is measured live. */

@@ -50,9 +50,9 @@ typedef struct {
 int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bin,
                                 const char *ref_bin, const cml_run_opts *o, cml_lab_result *out);
 
-/* The tasks of spec that call an API function named in `refused` (cml_run_opts.refused) get
- * build-error with that line (0 points of the same maximum), and skip[t] = 1 (else 0); out's
- * totals are left to the caller. The number of such tasks. */
+/* The tasks of spec that call an API function named in `refused` (cml_run_opts.refused) are
+ * recorded stopped as build-error with that line (0 points of the same maximum, once
+ * published), and skip[t] = 1 (else 0). The number of such tasks. */
 int cml_refuse_tasks(const cml_lab_spec *spec, const char *refused, cml_lab_result *out,
                      int *skip);
 
@@ -62,10 +62,12 @@ int cml_refuse_tasks(const cml_lab_spec *spec, const char *refused, cml_lab_resu
  * skip[t] marks tasks that are not run (a group ends before one);
  * cml_grade_tasks_shared runs tasks [t0, t1) once and fills out[t0..t1) as per-task runs would,
  * 1; or 0 with nothing filled when the run did not end cleanly (then each task is run alone);
- * cml_shared_verdict_stands whether a task's verdict from a shared run stands (passed, slow,
- * todo), else the task is graded again in a run of its own. */
+ * cml_shared_verdict_stands whether a task's findings from a shared run stand (every case
+ * passed, or the run reached its TODO), else the task is graded again in a run of its own, and
+ * cml_shared_failure names what it found then ("wrong", "tampered"), for the progress line. */
 int cml_shared_runs_on(void);
 int cml_shared_verdict_stands(const cml_task_result *r);
+const char *cml_shared_failure(const cml_task_result *r);
 int cml_shared_group_end(const cml_lab_spec *spec, int t0, const int *skip);
 int cml_grade_tasks_shared(const cml_lab_spec *spec, int t0, int t1, const char *bin,
                            const char *ref_bin, const cml_run_record *ref,
@@ -79,14 +81,10 @@ int cml_grade_tasks_shared(const cml_lab_spec *spec, int t0, int t1, const char 
 void cml_reference_runs(const cml_lab_spec *spec, const char *ref_bin, const cml_run_opts *o,
                         cml_lab_result *out, cml_run_record *per_task);
 
-/* Fill out for a lab that could not run: every task gets `status` (build-error, no-gpu,
- * error), score 0 of its full points, and `detail`. */
-void cml_lab_not_run(const cml_lab_spec *spec, enum cml_status status, const char *detail,
+/* Fill out for a lab that could not run: every task is recorded stopped by `stop` (not built,
+ * not handed in, no GPU, not run) with `detail`: 0 of its full points once published. */
+void cml_lab_not_run(const cml_lab_spec *spec, enum cml_stop stop, const char *detail,
                      cml_lab_result *out);
-
-/* The lab's and the grading's totals again, from the tasks' scores (grade.c): after a phase
- * that judges tasks of every lab (the technique checks, the sanitizers). */
-void cml_rescore(cml_grading *g);
 
 /* What the technique checks of lab spec need, from its run options and its student binary
  * (grade_lab.c): one lab's alone, or the pipeline's phase for every lab. */
@@ -144,8 +142,8 @@ void cml_grading_free(cml_grading *g);
  * cml_sanitize_phase: every tool on every solved task, bins[l] being lab l's student binary
  * (NULL: none), all at once in a pool; a tool left out of needed[l] (cml_sanitizers_needed;
  * needed NULL: all) passes without a run, as having nothing to check; an error makes the task
- * `sanitizer` with no points, a tool missing or failing on its own is "not checked". Rescores
- * g; prints "sanitizers: N runs in X s" to o->progress. Without a GPU, or with
+ * `sanitizer` with no points once published (cml_publish_grading, after the phase), a tool
+ * missing or failing on its own is "not checked"; prints "sanitizers: N runs in X s" to o->progress. Without a GPU, or with
  * CML_SANITIZE=off, nothing runs and the report says so. beside (NULL: nothing) is work that
  * runs on a thread of its own while the tools run, under the same hold of the GPU lock, and
  * has ended when the phase returns; it runs only when the tools do. */

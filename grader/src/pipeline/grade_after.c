@@ -4,6 +4,7 @@
 #include "grade_build.h"
 #include "evidence.h"
 #include "grade_technique.h"
+#include "judge.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -39,7 +40,7 @@ static void trace_ahead(void *arg)
  * runs of the technique phase beside them (into traced, when there is room for them). Before
  * the technique phase, so that those runs cost no hold of the GPU of their own; a task the
  * tools fail is `sanitizer` whatever its technique (judge.c), so its ncu and trace checks are
- * not run. */
+ * not run (cml_found_solved). */
 static void sanitize_all(const cml_grade_opts *o, const lab_build *lb, const cml_run_opts *ro,
                          cml_grading *g, const cml_tech_lab *labs, cml_trace_run *traced)
 {
@@ -67,7 +68,7 @@ void cml_grade_after_labs(const cml_grade_opts *o, const lab_build *lb, const cm
     sanitize_all(o, lb, ro, g, labs, traced);
     if (g->have_gpu || o->student_bin) { /* as grade_labs.c: the labs whose binaries ran */
         cml_technique_labs(labs, g->nlabs, ro->progress); /* with the traces made beside */
-        cml_rescore(g);
     }
+    cml_publish_grading(g); /* every task judged again with what the two phases found */
     free(traced);
 }

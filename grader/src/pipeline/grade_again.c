@@ -3,11 +3,13 @@
 #include "grade_run.h"
 #include "run.h"
 #include "sandbox.h"
+#include "findings.h"
 #include "score.h"
 #include "util.h"
 #include "verify.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Contract in grade_run.h. */
 int cml_case_verified(const cml_task_spec *t, int ci, uint64_t seed, const char *file,
@@ -35,7 +37,7 @@ typedef struct {
     int ran;              /* both runs happened (scratch folder, memory) */
     int tampered;         /* the student's second run forged a record: tampered wins */
     int wrong;            /* its outputs failed verification: its time does not count */
-    cml_task_result again; /* the task scored from the second run's times */
+    cml_task_result again; /* the task's findings from the second run's times */
 } second_look;
 
 /* The task's timed cases again, the reference first and then the student (into a scratch
@@ -81,7 +83,7 @@ static void measure_again(const cml_lab_spec *spec, int ti, const char *bin,
         out->again = *r;
         out->again.found = (cml_findings){0}; /* the second run's findings alone */
         if (out->tampered)
-            cml_task_tampered(&out->again, &lr[1].rec);
+            cml_found_tampered(&out->again, &lr[1].rec);
         else
             cml_score_task(&out->again, stu, &ref[ti]);
         cml_proc_result_free(&lr[0].proc);
@@ -94,8 +96,20 @@ static void measure_again(const cml_lab_spec *spec, int ti, const char *bin,
     free(stu);
 }
 
-/* A "slow" verdict costs points only once a second measurement agrees: the task keeps the
- * better of the two ratios (measure_again). Host-involved tasks vary more between processes
+/* The speed findings of the second run (src, every case passed again) in place of r's: its
+ * timings, its speed credit and their words. r's cases, notes and other findings stay. */
+static void take_speed(cml_task_result *r, const cml_task_result *src)
+{
+    r->timed = src->timed;
+    r->ms = src->ms, r->ref_ms = src->ref_ms, r->ratio = src->ratio;
+    r->gbps = src->gbps, r->copy_fraction = src->copy_fraction;
+    r->implausible = src->implausible;
+    r->credit.perf = src->credit.perf;
+    memcpy(r->found.why, src->found.why, sizeof r->found.why);
+}
+
+/* Speed short of full credit costs points only once a second measurement agrees: the task
+ * keeps the timings of the better of the two ratios (measure_again). Host-involved tasks vary more between processes
  * than within one: lab 07's 7.2, identical code on both sides, measured 0.87x in one grading
  * and 1.33x in another on an H200. A false "slow" is the error that costs a student points; a
  * second chance for a truly slow submission costs it nothing but a few seconds. */
@@ -113,7 +127,7 @@ void cml_confirm_slow(const cml_lab_spec *spec, int ti, const char *bin, const c
     if (!s->ran)
         ; /* nothing measured: the first verdict stands */
     else if (s->tampered) /* the second run is a claim too */
-        *r = s->again;
+        memcpy(r->found.tampered, s->again.found.tampered, sizeof r->found.tampered);
     else if (s->wrong)
         snprintf(r->found.note, sizeof r->found.note, "measured twice, but the second run's "
                  "output was wrong or missing: the first time counts");
@@ -122,11 +136,9 @@ void cml_confirm_slow(const cml_lab_spec *spec, int ti, const char *bin, const c
                  "first counts");
     else {
         if (s->again.ratio < first)
-            *r = s->again;
+            take_speed(r, &s->again);
         snprintf(r->found.note, sizeof r->found.note, "measured twice, %.2fx then %.2fx: the "
                  "better counts", first, s->again.ratio);
     }
-    if (s->ran && !s->tampered)
-        cml_judge(r);
     free(s);
 }

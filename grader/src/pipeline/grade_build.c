@@ -104,11 +104,11 @@ static int build_failed(const cml_lab_spec *spec, lab_build *b, cml_lab_result *
 {
     char detail[1024];
     if (b->stage_err[0] && b->missing) {
-        cml_lab_not_run(spec, CML_STATUS_MISSING, b->stage_err, r);
+        cml_lab_not_run(spec, CML_STOP_NOT_HANDED_IN, b->stage_err, r);
         return 1;
     }
     if (b->stage_err[0]) {
-        cml_lab_not_run(spec, CML_STATUS_BUILD_ERROR, b->stage_err, r);
+        cml_lab_not_run(spec, CML_STOP_NOT_BUILT, b->stage_err, r);
         r->stage_refused = 1;
         r->build_log = strdup(b->stage_err); /* the report shows why nothing was built */
         return 1;
@@ -116,7 +116,7 @@ static int build_failed(const cml_lab_spec *spec, lab_build *b, cml_lab_result *
     if (b->student.ok)
         return 0;
     first_error(b->student.log, detail, sizeof detail);
-    cml_lab_not_run(spec, CML_STATUS_BUILD_ERROR, detail, r);
+    cml_lab_not_run(spec, CML_STOP_NOT_BUILT, detail, r);
     keep_log(b, r);
     return 1;
 }
@@ -142,7 +142,7 @@ void cml_compiled_only(const cml_lab_spec *spec, lab_build *b, const cml_grading
         return;
     snprintf(detail, sizeof detail, "compiled for sm_%d; not run: no GPU here (%.600s)",
              b->student.cc, g->no_gpu_reason);
-    cml_lab_not_run(spec, CML_STATUS_NO_GPU, detail, r);
+    cml_lab_not_run(spec, CML_STOP_NO_GPU, detail, r);
     keep_log(b, r);
     cml_technique_env te = { .ev_dir = b->student.ev_dir, .ev_digest = b->student.ev_digest,
                              .cc = b->student.cc, .seed = g->seed };

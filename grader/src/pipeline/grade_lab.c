@@ -6,6 +6,8 @@
 #include "records.h"
 #include "run.h"
 #include "sandbox.h"
+#include "findings.h"
+#include "judge.h"
 #include "score.h"
 #include "grade_technique.h"
 #include "util.h"
@@ -42,7 +44,7 @@ static int apply_unfinished(const cml_task_spec *t, const lab_run *lr, double ti
     char why[sizeof r->found.why];
     snprintf(why, sizeof why, "the lab binary %s%s%s%s", how, lr->proc.started ? during : "",
              tail[0] ? "; its output ended: " : "", tail);
-    cml_judge_stopped(r, lr->proc.timed_out ? CML_STATUS_TIMEOUT : CML_STATUS_CRASH, why);
+    cml_found_stopped(r, lr->proc.timed_out ? CML_STOP_TIMED_OUT : CML_STOP_CRASHED, why);
     return 1;
 }
 
@@ -52,7 +54,6 @@ static void note_ending(const lab_run *lr, double timeout_s, cml_task_result *r)
     char how[300];
     cml_run_unfinished_how(lr, timeout_s, how, sizeof how);
     snprintf(r->found.note, sizeof r->found.note, "then the lab binary %s", how);
-    cml_judge(r);
 }
 
 /* Run the student's binary on task ti's cases in a fresh out-dir, verify and score. */
@@ -71,14 +72,16 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
     char name[96], err[1024];
     snprintf(name, sizeof name, "%s-%s-out", spec->lab, t->id);
     if (cml_sandbox_scratch(o->work_dir, name, bin, dir, sizeof dir, err, sizeof err) < 0) {
-        cml_judge_stopped(r, CML_STATUS_ERROR, err); /* nothing ran: no credit, 0 points */
+        cml_found_stopped(r, CML_STOP_NOT_RUN, err); /* nothing ran: no credit, 0 points */
         return -1;
     }
     if (o->progress)
         fprintf(o->progress, "[%s] task %s: %d case(s)\n", spec->lab, t->id, t->ncases);
     lab_run *lr = malloc(sizeof *lr);
-    if (!lr)
+    if (!lr) {
+        cml_found_stopped(r, CML_STOP_NOT_RUN, "grader error: out of memory: not run");
         return -1;
+    }
     cml_rep_check *reps[CML_MAX_RUN_CASES]; /* timed repetitions, verified beside the run */
     for (int c = 0; c < t->ncases; c++)
         reps[c] = cml_reps_begin(t, &t->cases[c], o->seed, c);
@@ -91,7 +94,7 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
         cml_score_task_practice(r, &lr->rec);
     else
         cml_score_task(r, &lr->rec, ref);
-    if (ref_bin && r->timed && lr->rec.done && r->status == CML_STATUS_SLOW)
+    if (ref_bin && r->timed && lr->rec.done && cml_found_slow(r))
         cml_confirm_slow(spec, ti, bin, ref_bin, &lr->rec, o, r);
     if (!lr->rec.done && !cut_short && !lr->rec.tampered)
         note_ending(lr, spec->timeout_s, r);
@@ -141,7 +144,7 @@ int cml_refuse_tasks(const cml_lab_spec *spec, const char *refused, cml_lab_resu
         snprintf(why, sizeof why, "%.*s (in code that %.*s reaches, which this task calls: "
                  "not run; the lab's other tasks are graded)", (int)(len - api - 1),
                  line + api + 1, (int)api, line);
-        cml_judge_stopped(r, CML_STATUS_BUILD_ERROR, why);
+        cml_found_stopped(r, CML_STOP_NOT_BUILT, why);
         for (int c = 0; c < r->spec->ncases; c++)
             snprintf(r->cases[c].reason, sizeof r->cases[c].reason, "build-error");
         n++;
@@ -165,7 +168,9 @@ int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bi
         char why[1024];
         snprintf(why, sizeof why, "grader error: cannot create the run folder %.900s: choose a "
                  "writable --out", o->work_dir);
-        cml_lab_not_run(spec, CML_STATUS_ERROR, why, out);
+        cml_lab_not_run(spec, CML_STOP_NOT_RUN, why, out);
+        if (!o->technique_later) /* else the pipeline publishes it with the others */
+            cml_publish_lab(out);
         free(ref);
         return -1;
     }
@@ -188,17 +193,16 @@ int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bi
             }
             if (done && o->progress)
                 fprintf(o->progress, "[%s] task %s: %s in the shared run: graded again alone\n",
-                        spec->lab, spec->tasks[t].id, cml_status_name(out->tasks[t].status));
+                        spec->lab, spec->tasks[t].id, cml_shared_failure(&out->tasks[t]));
             out->ran[t] = grade_task(spec, t, student_bin, ref_bin, &ref[t], o,
                                      &out->tasks[t]) == 0;
             rc |= !out->ran[t];
         }
     }
-    if (o->technique_later) { /* the pipeline's phase judges and totals again */
-        cml_lab_total(out);
-    } else {
+    if (!o->technique_later) { /* else the pipeline's phase, then its publication */
         cml_tech_lab one = { spec, cml_lab_tech_env(spec, student_bin, o), out };
-        cml_technique_labs(&one, 1, o->progress); /* totals the lab */
+        cml_technique_labs(&one, 1, o->progress);
+        cml_publish_lab(out);
     }
     free(ref);
     out->wall_s = cml_now() - t0;
@@ -215,21 +219,19 @@ cml_technique_env cml_lab_tech_env(const cml_lab_spec *spec, const char *bin,
 }
 
 /* Contract in grade.h. */
-void cml_lab_not_run(const cml_lab_spec *spec, enum cml_status status, const char *detail,
+void cml_lab_not_run(const cml_lab_spec *spec, enum cml_stop stop, const char *detail,
                      cml_lab_result *out)
 {
     out->spec = spec;
     out->ntasks = spec->ntasks;
-    out->score = out->max_score = 0;
     for (int t = 0; t < spec->ntasks; t++) {
         cml_task_result *r = &out->tasks[t];
         memset(r, 0, sizeof *r);
         r->spec = &spec->tasks[t];
-        cml_judge_stopped(r, status, detail); /* no credit: 0 of the full points */
+        cml_found_stopped(r, stop, detail); /* no credit: 0 of the full points */
         for (int c = 0; c < r->spec->ncases; c++)
             snprintf(r->cases[c].reason, sizeof r->cases[c].reason, "%s",
-                     cml_status_name(status));
-        out->max_score += r->max_score;
+                     cml_status_name(cml_stop_status(stop)));
     }
 }
 

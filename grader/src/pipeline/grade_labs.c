@@ -8,6 +8,7 @@
  * grading keeps what it finished, as before. CML_LAB_WORKERS=1 grades one lab at a time. */
 #include "grade_build.h"
 #include "gpu_lock.h"
+#include "judge.h"
 #include "util.h"
 #include "verify.h"
 
@@ -64,9 +65,9 @@ static void publish(lab_line *q)
     if (q->res != g->labs)
         *r = q->res[g->nlabs]; /* its build log goes with it */
     g->practice |= r->practice;
+    cml_publish_lab(r); /* its tasks judged once from what its runs found */
     g->nlabs++;
-    g->score += r->score;
-    g->max_score += r->max_score;
+    cml_publish_totals(g);
     g->wall_s = cml_now() - q->t0;
     if (cml_write_reports(q->o->out_dir, g) < 0 && q->o->progress)
         fprintf(q->o->progress, "[%s] warning: could not write the reports into %s: is it "

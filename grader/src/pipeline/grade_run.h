@@ -56,10 +56,10 @@ void cml_task_cases_verified(const cml_task_spec *t, const char *dir, int k0, ui
                              const cml_case_record *cases, cml_rep_check **reps,
                              cml_task_result *r);
 
-/* grade_again.c: a "slow" verdict costs points only once a second measurement agrees: the
- * task's timed cases run again, the reference first, then the student (outputs and sampled
- * repetitions verified again); the task keeps the better of the two ratios, and its detail
- * says both. */
+/* grade_again.c: speed short of full credit (cml_found_slow) costs points only once a second
+ * measurement agrees: the task's timed cases run again, the reference first, then the student
+ * (outputs and sampled repetitions verified again); the task keeps the timings of the better
+ * of the two ratios, and its note says both. A forged record in the second run is recorded. */
 void cml_confirm_slow(const cml_lab_spec *spec, int ti, const char *bin, const char *ref_bin,
                       const cml_run_record *student, const cml_run_opts *o, cml_task_result *r);
 

@@ -6,7 +6,7 @@
 #include "grade.h"
 #include "gpu_lock.h"
 #include "sanitize.h"
-#include "score.h"
+#include "findings.h"
 #include "spec.h"
 #include "util.h"
 
@@ -19,7 +19,7 @@
  * leaves k on, and no verdict was given yet (nothing_to_check gives some before the runs). */
 static int waits(const cml_task_result *r, int k)
 {
-    return r->spec && (cml_status_solved(r->status) || (r->guard_fault && k == CML_MEMCHECK)) &&
+    return r->spec && (cml_found_cases_passed(r) || (cml_found_guard_fault(r) && k == CML_MEMCHECK)) &&
            !(r->spec->sanitize_off & (1u << k)) && r->sanitizers[k].state == CML_TECH_NOT_RUN;
 }
 
@@ -49,8 +49,8 @@ void cml_sanitize_mark(cml_lab_result *lab)
             r->sanitizers[k].state = CML_TECH_NOT_RUN;
             snprintf(r->sanitizers[k].detail, sizeof r->sanitizers[k].detail, "%s",
                      r->spec->sanitize_off & (1u << k) ? "off for this task (its spec)"
-                     : !cml_status_ran(r->status) ? "not run: the task did not run here"
-                     : !cml_status_solved(r->status) ? "not run: not every case of the task passed"
+                     : !cml_found_ran(r) ? "not run: the task did not run here"
+                     : !cml_found_cases_passed(r) ? "not run: not every case of the task passed"
                      : "not run: the grading ended before its sanitizer phase");
         }
     }
@@ -69,17 +69,6 @@ static void skip_all(cml_grading *g, const char *why)
                     s->state = CML_TECH_NOT_CHECKED;
                     snprintf(s->detail, sizeof s->detail, "not checked (%s)", why);
                 }
-}
-
-/* A task whose tools found an error: the judge makes it `sanitizer` (every point goes), the
- * tools' errors in tool order leading its detail. */
-static void apply(cml_task_result *r)
-{
-    for (int k = 0; k < CML_SANITIZERS; k++)
-        if (r->sanitizers[k].state == CML_TECH_FAILED) {
-            cml_judge(r);
-            return;
-        }
 }
 
 /* The cases task t gives the tools (sanitize_run.c chooses them). */
@@ -225,10 +214,6 @@ void cml_sanitize_phase(cml_grading *g, const char *const bins[], const unsigned
     slowest(jobs, n, o->progress); /* where the phase's time goes, for whoever tunes it */
     free(jobs);
     free(again);
-    for (int l = 0; l < g->nlabs; l++)
-        for (int i = 0; i < g->labs[l].ntasks; i++)
-            apply(&g->labs[l].tasks[i]);
-    cml_rescore(g);
     g->sanitize_phase = CML_SANITIZE_DONE;
     if (o->progress)
         fprintf(o->progress, "sanitizers: %d runs in %.1f s (%d at a time%s)\n", n + m,

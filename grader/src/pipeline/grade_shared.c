@@ -11,6 +11,8 @@
 #include "grade_run.h"
 #include "run.h"
 #include "sandbox.h"
+#include "findings.h"
+#include "judge.h"
 #include "score.h"
 #include "util.h"
 #include "verify.h"
@@ -28,11 +30,18 @@ int cml_shared_runs_on(void)
 /* Contract in grade.h. A failure in a shared run is the old path's only when the task's code
  * alone caused it; what another task's code left in the process (a static buffer, a device
  * setting, a leak) could cause it too, so the task runs alone and that verdict stands. A slow
- * verdict was measured again alone already, and a TODO is the harness's own word. */
+ * task was measured again alone already, and a TODO is the harness's own word. */
 int cml_shared_verdict_stands(const cml_task_result *r)
 {
-    return r->status == CML_STATUS_PASSED || r->status == CML_STATUS_SLOW ||
-           r->status == CML_STATUS_TODO;
+    return cml_found_cases_passed(r) || cml_found_todo(r);
+}
+
+/* Contract in grade.h. */
+const char *cml_shared_failure(const cml_task_result *r)
+{
+    return r->found.tampered[0] ? "tampered"
+           : cml_status_name(r->found.stopped ? cml_stop_status(r->found.stopped)
+                                              : cml_fault_status(r->found.faults));
 }
 
 /* Contract in grade.h. */
@@ -55,8 +64,8 @@ static int clean(const lab_run *lr, const case_list *cl)
 }
 
 /* Task ti's share of the run: its cases verified (output file and sampled repetitions, by their
- * index in the run), scored, a slow verdict measured again alone. */
-static void judge(const cml_lab_spec *spec, int ti, int k0, const char *dir, const lab_run *lr,
+ * index in the run), scored, a slow task measured again alone. */
+static void task_share(const cml_lab_spec *spec, int ti, int k0, const char *dir, const lab_run *lr,
                   const cml_run_record *mine, cml_rep_check **reps, const char *bin,
                   const char *ref_bin, const cml_run_record *ref, const cml_run_opts *o,
                   cml_task_result *r)
@@ -69,7 +78,7 @@ static void judge(const cml_lab_spec *spec, int ti, int k0, const char *dir, con
         cml_score_task_practice(r, mine);
     else
         cml_score_task(r, mine, ref);
-    if (ref_bin && r->timed && r->status == CML_STATUS_SLOW)
+    if (ref_bin && r->timed && cml_found_slow(r))
         cml_confirm_slow(spec, ti, bin, ref_bin, mine, o, r);
     r->output_len = lr->proc.output_len; /* the run's, which its tasks shared */
     r->output_dropped = lr->proc.output_dropped;
@@ -113,8 +122,8 @@ int cml_grade_tasks_shared(const cml_lab_spec *spec, int t0, int t1, const char 
     if (ok) {
         cml_spread_records(&lr->rec, &cl, per);
         for (int ti = t0; ti < t1; ti++)
-            judge(spec, ti, k0[ti], dir, lr, &per[ti], reps, bin, ref_bin, &ref[ti], o,
-                  &out[ti]);
+            task_share(spec, ti, k0[ti], dir, lr, &per[ti], reps, bin, ref_bin, &ref[ti], o,
+                       &out[ti]);
     } else {
         for (int k = 0; k < cl.n; k++)
             cml_reps_end(reps[k], &(cml_case_record){0}, NULL);

@@ -5,7 +5,7 @@
 #include "evidence.h"
 #include "gpu_lock.h"
 #include "sandbox.h"
-#include "score.h"
+#include "findings.h"
 #include "util.h"
 
 #include <pthread.h>
@@ -25,7 +25,7 @@ static int evidence_intact(const cml_technique_env *env)
 void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
                         const cml_technique_env *env, cml_task_result *r)
 {
-    int solved = (cml_status_earns(r->status) & CML_PART_TECHNIQUE) != 0; /* passed, slow */
+    int solved = cml_found_solved(r); /* the judge would say passed or slow */
     int intact = evidence_intact(env);
     if (env->ncu)
         cml_ncu_task_forget(env->ncu);
@@ -48,7 +48,7 @@ void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
                 out->state = CML_TECH_NOT_CHECKED;
         else if (!solved)
             snprintf(out->detail, sizeof out->detail, "not run: %s",
-                     r->status == CML_STATUS_SANITIZER ? "a sanitizer found an error in the task"
+                     cml_found_memory_error(r) ? "a sanitizer found an error in the task"
                                                        : "a case of the task failed");
         else if (c->kind == CML_TECH_TRACE)
             cml_tech_trace(spec, c, t, env, out);
@@ -60,8 +60,7 @@ void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
     if (!solved || t->ntech == 0)
         return;
     r->found.checked = 1;
-    r->credit.technique = cml_failed_check(r) < 0;
-    cml_judge(r); /* a failed check makes it `technique` */
+    r->credit.technique = cml_failed_check(r) < 0; /* a failed check makes it `technique` */
 }
 
 /* One lab's shared ncu run, from a thread of cml_technique_labs. */
@@ -109,8 +108,7 @@ void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress)
         labs[l].env.ncu = calloc(1, sizeof *labs[l].env.ncu); /* NULL: each check alone */
         p[l].lab = &labs[l];
         for (int t = 0; t < labs[l].spec->ntasks; t++)
-            p[l].solved[t] = labs[l].out->ran[t] &&
-                             (cml_status_earns(labs[l].out->tasks[t].status) & CML_PART_TECHNIQUE);
+            p[l].solved[t] = labs[l].out->ran[t] && cml_found_solved(&labs[l].out->tasks[t]);
     }
     cml_gpu_hold(); /* a batch's other grading stays off the GPU while ncu profiles */
     for (int l = 0; l < n; l++)
@@ -133,7 +131,6 @@ void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress)
             if (out->ran[t]) /* a task's own ncu run, where the shared one did not serve */
                 cml_technique_task(labs[l].spec, &labs[l].spec->tasks[t], &labs[l].env,
                                    &out->tasks[t]);
-        cml_lab_total(out);
         if (labs[l].env.ncu)
             cml_ncu_runs_free(labs[l].env.ncu);
         free(labs[l].env.ncu);
@@ -173,7 +170,7 @@ void cml_trace_ahead(const cml_tech_lab *labs, int n, cml_trace_run *traced)
             int traces = 0;
             for (int i = 0; i < ts->ntech && i < CML_MAX_TECH; i++)
                 traces |= ts->tech[i].kind == CML_TECH_TRACE;
-            if (traces && out->ran[t] && cml_status_solved(out->tasks[t].status))
+            if (traces && out->ran[t] && cml_found_cases_passed(&out->tasks[t]))
                 jobs[m++] = (trace_job){ &labs[l], ts, &traced[l * CML_MAX_TASKS + t] };
         }
     }

@@ -7,10 +7,10 @@
 
 #include <stdio.h>
 
-/* Run task t's checks into r->tech[], then, when every case passed (status passed or slow),
- * award t->technique_points if every check passed or was not checked, else set status
- * "technique" and say in the detail which check failed and what it proves. ncu runs only
- * when every case passed. Other statuses (wrong, no-gpu, ...) keep their score 0. */
+/* Run task t's checks into r->tech[], then, when the task is solved (cml_found_solved), record
+ * that they ran (found.checked) and the technique credit: every check passed or was not
+ * checked. The judge makes a failed check `technique` and says which check failed and what it
+ * proves. ncu and trace checks run only on a solved task. */
 void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
                         const cml_technique_env *env, cml_task_result *r);
 
@@ -23,7 +23,7 @@ typedef struct {
 } cml_tech_lab;
 
 /* The technique checks of every task that ran, in labs[0..n), after all were scored (a check
- * may award or withhold a task's points); each lab's score is totalled again. The tasks of a lab
+ * may award or withhold a task's points, once published). The tasks of a lab
  * solved by then share one ncu run (technique_run.h), and those runs of all n labs go at once,
  * under one hold of the GPU lock (grade_technique.c says why that is safe). */
 void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress);
