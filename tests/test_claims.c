@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "records.h"
+#include "report.h"
 #include "judge.h"
 #include "score.h"
 #include "suites.h"

@@ -14,12 +14,6 @@
 
 #define TEXT_CAP ((size_t)16 << 20) /* PTX or SASS of one file */
 
-const char *cml_tech_kind_name(enum cml_tech_kind k)
-{
-    static const char *const NAMES[] = {"ptx", "sass", "forbid", "ncu", "trace"};
-    return (unsigned)k < sizeof NAMES / sizeof NAMES[0] ? NAMES[k] : "?";
-}
-
 const char *cml_tech_state_name(enum cml_tech_state s)
 {
     static const char *const NAMES[] = {"not run", "passed", "FAILED", "not checked"};

@@ -41,7 +41,20 @@ typedef struct {
 void cml_tech_code(const cml_lab_spec *spec, const cml_tech_spec *c,
                    const cml_technique_env *env, cml_tech_result *out);
 
-/* "ptx", "sass", "forbid", "ncu"; and "passed", "FAILED", "not checked",
+/* technique_kinds.c: one row per kind of technique check. A check that reads the build's
+ * evidence (PTX, SASS, sources) runs with or without a GPU and is refused when that evidence
+ * changed; one that measures a run (ncu, trace) runs only on a solved task, with a GPU, and its
+ * report shows the metric and its bounds. */
+enum cml_tech_reads { CML_TECH_READS_BUILD, CML_TECH_MEASURES_RUN };
+typedef struct {
+    const char *name;          /* in the spec and the reports: "ptx", "ncu", ... */
+    enum cml_tech_reads reads;
+    void (*check)(const cml_lab_spec *spec, const cml_task_spec *t, const cml_tech_spec *c,
+                  const cml_technique_env *env, cml_tech_result *out);
+} cml_tech_kind_row;
+/* Kind k's row; a row named "?" that checks nothing for a value outside the enum. */
+const cml_tech_kind_row *cml_tech_kind(enum cml_tech_kind k);
+/* Its name ("ptx", "sass", "forbid", "ncu", "trace"); "passed", "FAILED", "not checked",
  * "not run" for a state. */
 const char *cml_tech_kind_name(enum cml_tech_kind k);
 const char *cml_tech_state_name(enum cml_tech_state s);

@@ -12,44 +12,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int is_executable(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
-/* Search PATH for `name`. */
-static int on_path(const char *name, char *path, size_t len)
-{
-    const char *p = getenv("PATH");
-    while (p && *p) {
-        size_t n = strcspn(p, ":");
-        if (n > 0 && snprintf(path, len, "%.*s/%s", (int)n, p, name) < (int)len &&
-            is_executable(path))
-            return 1;
-        p += n + (p[n] == ':');
-    }
-    return 0;
-}
-
-/* Contract in build.h. */
+/* Contract in build.h. nvcc is found as every tool is (cml_find_tool); only the words of a
+ * failure are nvcc's own. */
 int cml_find_nvcc(char *path, size_t len, char *err, size_t errlen)
 {
     const char *env = getenv("NVCC");
-    if (env && *env) {
-        if ((strchr(env, '/') ? cml_fmt(path, len, "%s", env) == 0 && is_executable(path)
-                              : on_path(env, path, len)))
-            return 0;
+    if (cml_find_tool("NVCC", "nvcc", path, len) == 0)
+        return 0;
+    if (env && *env)
         snprintf(err, errlen, "NVCC=%s is not an executable file: point NVCC at nvcc, e.g. "
                  "NVCC=/usr/local/cuda/bin/nvcc", env);
-        return -1;
-    }
-    if (on_path("nvcc", path, len))
-        return 0;
-    if (cml_fmt(path, len, "/usr/local/cuda/bin/nvcc") == 0 && is_executable(path))
-        return 0;
-    snprintf(err, errlen, "nvcc not found (not in $NVCC, not on PATH, not at "
-             "/usr/local/cuda/bin/nvcc): install the CUDA toolkit or set NVCC=/path/to/nvcc");
+    else
+        snprintf(err, errlen, "nvcc not found (not in $NVCC, not on PATH, not at "
+                 "/usr/local/cuda/bin/nvcc): install the CUDA toolkit or set NVCC=/path/to/nvcc");
     return -1;
 }
 
@@ -194,7 +169,7 @@ int cml_cache_lookup(const char *cache_dir, const char *name, uint64_t hash, con
                      char *path, size_t len)
 {
     char sum_path[CML_PATH + 8], have[CML_SHA256_HEX];
-    if (entry_file(cache_dir, name, hash, file, path, len) < 0 || !is_executable(path))
+    if (entry_file(cache_dir, name, hash, file, path, len) < 0 || !cml_is_executable(path))
         return 0;
     char *want = cml_fmt(sum_path, sizeof sum_path, "%s.sha256", path) == 0
                  ? cml_read_text(sum_path, 128, NULL) : NULL;

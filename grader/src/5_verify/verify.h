@@ -36,4 +36,26 @@ int cml_verify_yield_level(void);
 /* This thread's nice value raised to nice (nothing for 0): a thread only ever yields more. */
 void cml_thread_yield(int nice);
 
+/* verify_task.c: case ci of task t (index k of its run, here ci) verified from its output file
+ * and from the sample of its timed repetitions `reps` drew (cml_reps_begin; ended here either
+ * way): 1 when both hold, else v says why. */
+int cml_case_verified(const cml_task_spec *t, int ci, uint64_t seed, const char *file,
+                      const cml_case_record *rec, cml_rep_check *reps, cml_case_verdict *v);
+
+/* verify_task.c: every case c of task t, its output dir/case<k0 + c>.bin, its record cases[c]
+ * and its repetitions reps[c], verified into r->cases; r->cases_passed counts the passes. */
+void cml_task_cases_verified(const cml_task_spec *t, const char *dir, int k0, uint64_t seed,
+                             const cml_case_record *cases, cml_rep_check **reps,
+                             cml_task_result *r);
+
+/* case_faults.c: the enum cml_fault bits r's verified cases show, read with the student's run
+ * record (NULL: none): CML_FAULT_WRONG always (call it when a case failed), TODO when the run
+ * reached a TODO of the task, GUARD where a failed case touched memory outside its buffers,
+ * ERROR for another CUDA error, NO_RESULT for a failed case without a result from a run that
+ * never said `done`. */
+unsigned cml_case_faults(const cml_task_result *r, const cml_run_record *run);
+/* case_faults.c: the first failing case's reason into buf ("case n=4097: ...", a TODO's own
+ * words); "" when every case passed. */
+void cml_failure_words(const cml_task_result *r, char *buf, size_t len);
+
 #endif /* CML_VERIFY_H */

@@ -21,19 +21,6 @@ typedef struct {
     int nfraction;              /* timed cases whose fraction is known (practice grade) */
 } timing;
 
-/* Fraction of the performance points for a time ratio: 1 at ratio <= full, 0 at ratio >= zero,
- * linear between; 0 for a ratio that is not a positive finite number. */
-double cml_perf_fraction(double ratio, double full_ratio, double zero_ratio)
-{
-    if (!isfinite(ratio) || ratio <= 0 || isnan(full_ratio) || isnan(zero_ratio))
-        return 0;
-    if (ratio <= full_ratio)
-        return 1;
-    if (ratio >= zero_ratio)
-        return 0;
-    return (zero_ratio - ratio) / (zero_ratio - full_ratio);
-}
-
 static int task_matches(const cml_case_record *c, const char *id)
 {
     return c->task[0] == '\0' || strcmp(c->task, id) == 0;
@@ -153,75 +140,6 @@ static void score_perf(cml_task_result *r, const timing *tm, int practice)
     memcpy(r->found.why, detail, sizeof r->found.why);
 }
 
-/* Index of the first case that did not pass, or -1. */
-static int first_failure(const cml_task_result *r)
-{
-    for (int i = 0; i < r->spec->ncases; i++)
-        if (!r->cases[i].passed)
-            return i;
-    return -1;
-}
-
-/* Whether a failed case's record is a guard region's finding: the kernels touched memory
- * outside the case's buffers (common/cml_guard.cpp), which faults ("illegal address") or
- * changes a canary. Found where the run itself ended it: no kernel can unsay a fault. */
-static int guard_fault(const cml_case_record *c)
-{
-    return c && c->status == CML_CASE_ERROR && (strstr(c->msg, "cudaErrorIllegalAddress") ||
-                                                strncmp(c->msg, "guard region:", 13) == 0);
-}
-
-/* What the failed cases of r showed, as enum cml_fault bits (WRONG always): the student's run
- * reached a TODO of this task, its kernels touched memory outside their buffers, the harness
- * reported another CUDA error, a failed case has no result from a run that never said `done`.
- * Which of them names the status is the judge's table. */
-static unsigned case_faults(const cml_task_result *r, const cml_run_record *run)
-{
-    const char *id = r->spec->id;
-    size_t idlen = strlen(id);
-    unsigned f = CML_FAULT_WRONG;
-    int missing = 0;
-    for (int i = 0; run && i < run->ntodos; i++)
-        if (strncmp(run->todos[i], id, idlen) == 0 && run->todos[i][idlen] == ':')
-            f |= CML_FAULT_TODO;
-    for (int i = 0; i < r->spec->ncases; i++) {
-        const cml_case_record *c = run && i < run->ncases ? &run->cases[i] : NULL;
-        if (c && c->status == CML_CASE_TODO)
-            f |= CML_FAULT_TODO;
-        if (!r->cases[i].passed && c && c->status == CML_CASE_ERROR)
-            f |= guard_fault(c) ? CML_FAULT_GUARD : CML_FAULT_ERROR;
-        missing |= !r->cases[i].passed && (!c || c->status == CML_CASE_MISSING);
-    }
-    return f | (missing && !(run && run->done) ? CML_FAULT_NO_RESULT : 0);
-}
-
-/* The first failing case's reason ("case n=4097: ..."; TODOs as they are) into buf; "" when
- * every case passed. */
-static void failure_detail(const cml_task_result *r, char *buf, size_t len)
-{
-    int f = first_failure(r);
-    const char *reason = f < 0 ? "" : r->cases[f].reason[0] ? r->cases[f].reason : "failed";
-    if (f < 0 || strncmp(reason, "TODO(", 5) == 0)
-        snprintf(buf, len, "%s", reason);
-    else
-        snprintf(buf, len, "case %s: %s", r->spec->cases[f].text, reason);
-}
-
-/* Contract in score.h. One comparison of the status, here, for every report. */
-void cml_task_hint(const cml_task_result *r, const char *note, const char **where,
-                   const char **text)
-{
-    *where = note && note[0] ? note : "lecture notes";
-    *text = r->spec ? r->spec->hint : "";
-    if (r->status == CML_STATUS_TAMPERED) {
-        *where = "how grading works";
-        *text = "every output is verified by the grader against its own CPU reference, only "
-                "verified cases are timed, and the grader counts the bytes a case moves: "
-                "records written by the lab process are claims that earn nothing on their "
-                "own. Finish the kernels and let the harness report them.";
-    }
-}
-
 /* Records what r->cases (already verified) and the `time` records of both runs (either may be
  * NULL) say, as findings: a tampered student run, else (unless the pipeline found the task
  * stopped: crash, timeout, ...) the first failure or the speed. practice: speed is judged from
@@ -243,7 +161,7 @@ static void score_task(cml_task_result *r, const cml_run_record *student,
     }
     if (r->found.stopped != CML_STOP_NONE) { /* cut short: what passed earns nothing */
         if (r->found.why[0] == '\0')
-            failure_detail(r, r->found.why, sizeof r->found.why);
+            cml_failure_words(r, r->found.why, sizeof r->found.why);
         return;
     }
     r->credit.cases = r->cases_passed;
@@ -251,8 +169,8 @@ static void score_task(cml_task_result *r, const cml_run_record *student,
         score_perf(r, &tm, practice);
         return;
     }
-    r->found.faults = case_faults(r, student);
-    failure_detail(r, r->found.why, sizeof r->found.why);
+    r->found.faults = cml_case_faults(r, student);
+    cml_failure_words(r, r->found.why, sizeof r->found.why);
 }
 
 /* Contract in score.h. */

@@ -49,9 +49,5 @@ int cml_host_link(const cml_task_spec *t);
 double cml_bound_fraction(const cml_task_spec *t, const cml_case_spec *c, double ms,
                           double gbps, const cml_run_record *bw);
 
-/* The hint a report shows for r: where it points (the lecture note) and what it says; for a
- * tampered task, what the grader verifies instead of the spec's hint. *text may be "". */
-void cml_task_hint(const cml_task_result *r, const char *note, const char **where,
-                   const char **text);
 
 #endif /* CML_SCORE_H */

@@ -7,6 +7,7 @@
 #include "gpu_lock.h"
 #include "build.h"
 #include "grade.h"
+#include "time_runs.h"
 #include "help.h"
 #include "probe.h"
 #include "records.h"

@@ -77,6 +77,8 @@ void cml_parallel(int n, int workers, void (*fn)(void *ctx, int i), void *ctx);
 /* find_tool.c: an external tool. $env_var when set (a path, or a name looked up on PATH), else
  * `name` on PATH, else /usr/local/cuda/bin/<name>. 0 with the path; -1 when not found. */
 int cml_find_tool(const char *env_var, const char *name, char *path, size_t len);
+/* Whether path is a regular file this process may execute. */
+int cml_is_executable(const char *path);
 
 /* A whole decimal number into *out: digits only (no sign, no space), at least one, no
  * overflow. 0, or -1 with *out unchanged. */

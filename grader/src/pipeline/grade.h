@@ -8,38 +8,10 @@
 #include <stdio.h>
 
 #include "cml.h"
+#include "lab_run.h"   /* cml_run_opts */
 #include "technique.h" /* cml_technique_env */
 
-#define CML_RUN_OUTPUT_CAP (64u << 10) /* a lab binary's stdout+stderr kept for the report */
 
-struct cml_calibration; /* calibration.h */
-
-/* How the lab binaries of one lab are run. */
-typedef struct {
-    uint64_t seed;
-    const char *work_dir; /* run folders (out-dirs) are created here */
-    int keep;             /* keep the output files after verification */
-    FILE *progress;       /* one line per step; NULL: quiet */
-    const char *ev_dir, *ev_digest; /* the student build's evidence (evidence.h); NULL: none */
-    int cc;               /* compute capability the binaries were built for */
-    /* SHA-256 of each binary when built: the copy in every run folder must still have it, so
-     * a binary changed after its build (the reference above all) is never run. NULL: as given */
-    const char *student_sha, *ref_sha;
-    /* a calibration whose stored reference runs stand in for live ones where their key (lab,
-     * ref_sha, --case list) matches; NULL: the reference is always measured live */
-    const struct cml_calibration *cal;
-    struct cml_calibration *cal_out; /* `calibrate`: every live reference run is stored here */
-    /* a practice grade (no reference solution: docs/ARCHITECTURE.md, "Practice grade"): the
-     * student's runs also measure the pinned link (--link-bw), and speed is scored against
-     * the spec's practice_fraction (cml_score_task_practice) */
-    int practice;
-    /* the build's link-rule lines held by code some API functions reach (cml_build.refused):
-     * the tasks that call those functions are build errors and never run; NULL: none */
-    const char *refused;
-    /* the technique checks wait for cml_technique_labs, which the pipeline calls once for every
-     * lab after their runs; 0: cml_grade_lab_with_binaries runs them for its lab */
-    int technique_later;
-} cml_run_opts;
 
 /* Grade one lab from built binaries: one reference run with --no-output for the timed cases
  * (with the reference's own timings), then one student run per task with all that task's cases,
@@ -72,14 +44,6 @@ int cml_shared_group_end(const cml_lab_spec *spec, int t0, const int *skip);
 int cml_grade_tasks_shared(const cml_lab_spec *spec, int t0, int t1, const char *bin,
                            const char *ref_bin, const cml_run_record *ref,
                            const cml_run_opts *o, cml_task_result *out);
-
-/* The reference's timed cases of a lab, with --no-output, CML_MAX_RUN_CASES per run (one run
- * for any ordinary lab): each taken from o->cal where it holds that run, else measured (and stored
- * into o->cal_out when set). Fills out->ref_run with the first run's records,
- * out->ref_calibrated with how many runs came from the calibration, and per_task[t] with task
- * t's records. */
-void cml_reference_runs(const cml_lab_spec *spec, const char *ref_bin, const cml_run_opts *o,
-                        cml_lab_result *out, cml_run_record *per_task);
 
 /* Fill out for a lab that could not run: every task is recorded stopped by `stop` (not built,
  * not handed in, no GPU, not run) with `detail`: 0 of its full points once published. */
@@ -135,18 +99,18 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
 /* Free what g's lab results own. */
 void cml_grading_free(cml_grading *g);
 
-/* grade_sanitize.c: compute-sanitizer after every lab's timed runs, one run per lab and tool
- * (task by task again when a run with several tasks finds an error). cml_sanitize_mark, as a
- * lab's result is filled: each task's tools "not run" and why (a case failed, off in its spec,
- * or waiting for the phase: what the reports say when the grading ends before it).
- * cml_sanitize_phase: every tool on every solved task, bins[l] being lab l's student binary
- * (NULL: none), all at once in a pool; a tool left out of needed[l] (cml_sanitizers_needed;
- * needed NULL: all) passes without a run, as having nothing to check; an error makes the task
- * `sanitizer` with no points once published (cml_publish_grading, after the phase), a tool
- * missing or failing on its own is "not checked"; prints "sanitizers: N runs in X s" to o->progress. Without a GPU, or with
- * CML_SANITIZE=off, nothing runs and the report says so. beside (NULL: nothing) is work that
- * runs on a thread of its own while the tools run, under the same hold of the GPU lock, and
- * has ended when the phase returns; it runs only when the tools do. */
+/* grade_sanitize.c: compute-sanitizer after every lab's timed runs, one run per lab and tool (task
+ * by task again when a run with several tasks finds an error). cml_sanitize_mark, as a lab's result
+ * is filled: each task's tools "not run" and why (a case failed, off in its spec, or waiting for
+ * the phase: what the reports say when the grading ends before it). cml_sanitize_phase: every tool
+ * on every solved task, bins[l] being lab l's student binary (NULL: none), all at once in a pool; a
+ * tool left out of needed[l] (cml_sanitizers_needed; needed NULL: all) passes without a run, as
+ * having nothing to check; an error makes the task `sanitizer` with no points once published
+ * (cml_publish_grading, after the phase), a tool missing or failing on its own is "not checked";
+ * prints "sanitizers: N runs in X s" to o->progress. Without a GPU, or with CML_SANITIZE=off,
+ * nothing runs and the report says so. beside (NULL: nothing) is work that runs on a thread of its
+ * own while the tools run, under the same hold of the GPU lock, and has ended when the phase
+ * returns; it runs only when the tools do. */
 typedef struct {
     void (*fn)(void *arg);
     void *arg;
@@ -155,12 +119,5 @@ void cml_sanitize_mark(cml_lab_result *lab);
 void cml_sanitize_phase(cml_grading *g, const char *const bins[], const unsigned needed[],
                         const cml_run_opts *o, const cml_beside *beside);
 
-/* Write record.json, summary.tsv, feedback.md, feedback.html and, with a GPU, results.json
- * (Gradescope) and junit.xml for g into out_dir; without a GPU those two are removed, since a
- * grade they would show is none. The student's files (results.json, feedback.md,
- * feedback.html, junit.xml) come from cml_student_view (report.h): paths relative to the
- * submission or the lab, none of the server's folders; record.json and summary.tsv keep them.
- * 0 on success. */
-int cml_write_reports(const char *out_dir, const cml_grading *g);
 
 #endif /* CML_GRADE_H */

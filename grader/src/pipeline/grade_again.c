@@ -1,6 +1,7 @@
-/* A second measurement of a "slow" task (cml_confirm_slow), and the verification of one case
- * that both measurements share: its output file and its sampled timed repetitions. */
-#include "grade_run.h"
+/* A task's time findings from a run (cml_time_task), and the second measurement of a task whose
+ * speed is short of full credit (cml_confirm_slow). */
+#include "lab_run.h"
+#include "time_runs.h"
 #include "run.h"
 #include "sandbox.h"
 #include "findings.h"
@@ -10,27 +11,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Contract in grade_run.h. */
-int cml_case_verified(const cml_task_spec *t, int ci, uint64_t seed, const char *file,
-                    const cml_case_record *rec, cml_rep_check *reps, cml_case_verdict *v)
-{
-    cml_case_verdict ignored;
-    const int ok = cml_verify_case(t, &t->cases[ci], seed, file, rec, v);
-    return cml_reps_end(reps, rec, ok ? v : &ignored) && ok;
-}
-
-/* Contract in grade_run.h. */
-void cml_task_cases_verified(const cml_task_spec *t, const char *dir, int k0, uint64_t seed,
-                             const cml_case_record *cases, cml_rep_check **reps,
-                             cml_task_result *r)
-{
-    char file[CML_PATH];
-    for (int c = 0; c < t->ncases; c++) {
-        cml_fmt(file, sizeof file, "%s/case%d.bin", dir, k0 + c);
-        r->cases_passed += cml_case_verified(t, c, seed, file, &cases[c], reps[c], &r->cases[c]);
-    }
-}
 
 /* What the second measurement of a slow task found (measure_again). */
 typedef struct {
@@ -108,11 +88,24 @@ static void take_speed(cml_task_result *r, const cml_task_result *src)
     memcpy(r->found.why, src->found.why, sizeof r->found.why);
 }
 
-/* Speed short of full credit costs points only once a second measurement agrees: the task
- * keeps the timings of the better of the two ratios (measure_again). Host-involved tasks vary more between processes
- * than within one: lab 07's 7.2, identical code on both sides, measured 0.87x in one grading
- * and 1.33x in another on an H200. A false "slow" is the error that costs a student points; a
- * second chance for a truly slow submission costs it nothing but a few seconds. */
+/* Contract in grade_run.h. */
+void cml_time_task(const cml_lab_spec *spec, int ti, const char *bin, const char *ref_bin,
+                   const cml_run_record *student, const cml_run_record *ref,
+                   const cml_run_opts *o, cml_task_result *r)
+{
+    if (o->practice) /* no reference solution: speed against this GPU's bandwidths */
+        cml_score_task_practice(r, student);
+    else
+        cml_score_task(r, student, ref);
+    if (ref_bin && r->timed && cml_found_slow(r))
+        cml_confirm_slow(spec, ti, bin, ref_bin, student, o, r);
+}
+
+/* Speed short of full credit costs points only once a second measurement agrees: the task keeps the
+ * timings of the better of the two ratios (measure_again). Host-involved tasks vary more between
+ * processes than within one: lab 07's 7.2, identical code on both sides, measured 0.87x in one
+ * grading and 1.33x in another on an H200. A false "slow" is the error that costs a student points;
+ * a second chance for a truly slow submission costs it nothing but a few seconds. */
 void cml_confirm_slow(const cml_lab_spec *spec, int ti, const char *bin, const char *ref_bin,
                       const cml_run_record *student, const cml_run_opts *o, cml_task_result *r)
 {

@@ -2,13 +2,13 @@
  * task or per group of tasks (grade_shared.c), verification of every case, scores, and what the
  * sandbox saw when a run did not finish. */
 #include "grade.h"
-#include "grade_run.h"
+#include "lab_run.h"
+#include "time_runs.h"
 #include "records.h"
 #include "run.h"
 #include "sandbox.h"
 #include "findings.h"
 #include "judge.h"
-#include "score.h"
 #include "grade_technique.h"
 #include "util.h"
 #include "verify.h"
@@ -90,12 +90,7 @@ static int grade_task(const cml_lab_spec *spec, int ti, const char *bin, const c
     const double t_verify = cml_now();
     cml_task_cases_verified(t, dir, 0, o->seed, lr->rec.cases, reps, r);
     int cut_short = !lr->rec.done && apply_unfinished(t, lr, spec->timeout_s, r);
-    if (o->practice) /* no reference solution: speed against this GPU's bandwidths */
-        cml_score_task_practice(r, &lr->rec);
-    else
-        cml_score_task(r, &lr->rec, ref);
-    if (ref_bin && r->timed && lr->rec.done && cml_found_slow(r))
-        cml_confirm_slow(spec, ti, bin, ref_bin, &lr->rec, o, r);
+    cml_time_task(spec, ti, bin, lr->rec.done ? ref_bin : NULL, &lr->rec, ref, o, r);
     if (!lr->rec.done && !cut_short && !lr->rec.tampered)
         note_ending(lr, spec->timeout_s, r);
     if (o->progress)

@@ -9,6 +9,7 @@
 #include "grade_build.h"
 #include "gpu_lock.h"
 #include "judge.h"
+#include "report.h"
 #include "util.h"
 #include "verify.h"
 

@@ -3,7 +3,8 @@
  * stored when calibrating. */
 #include "grade.h"
 #include "calibration.h"
-#include "grade_run.h"
+#include "lab_run.h"
+#include "time_runs.h"
 #include "records.h"
 #include "run.h"
 #include "util.h"

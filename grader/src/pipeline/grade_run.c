@@ -1,5 +1,5 @@
 /* One confined run of a lab binary (see grade_run.h). */
-#include "grade_run.h"
+#include "lab_run.h"
 #include "gpu_lock.h"
 #include "run.h"
 #include "sandbox.h"

@@ -19,7 +19,8 @@
  * leaves k on, and no verdict was given yet (nothing_to_check gives some before the runs). */
 static int waits(const cml_task_result *r, int k)
 {
-    return r->spec && (cml_found_cases_passed(r) || (cml_found_guard_fault(r) && k == CML_MEMCHECK)) &&
+    return r->spec &&
+           (cml_found_cases_passed(r) || (cml_found_guard_fault(r) && k == CML_MEMCHECK)) &&
            !(r->spec->sanitize_off & (1u << k)) && r->sanitizers[k].state == CML_TECH_NOT_RUN;
 }
 

@@ -8,12 +8,12 @@
  * its tasks run alone as before, so one task's failure still costs that task only; and a task
  * that failed in a clean shared run is graded again alone (cml_shared_verdict_stands). */
 #include "grade.h"
-#include "grade_run.h"
+#include "lab_run.h"
+#include "time_runs.h"
 #include "run.h"
 #include "sandbox.h"
 #include "findings.h"
 #include "judge.h"
-#include "score.h"
 #include "util.h"
 #include "verify.h"
 
@@ -74,12 +74,7 @@ static void task_share(const cml_lab_spec *spec, int ti, int k0, const char *dir
     memset(r, 0, sizeof *r);
     r->spec = t;
     cml_task_cases_verified(t, dir, k0, o->seed, mine->cases, reps + k0, r);
-    if (o->practice)
-        cml_score_task_practice(r, mine);
-    else
-        cml_score_task(r, mine, ref);
-    if (ref_bin && r->timed && cml_found_slow(r))
-        cml_confirm_slow(spec, ti, bin, ref_bin, mine, o, r);
+    cml_time_task(spec, ti, bin, ref_bin, mine, ref, o, r);
     r->output_len = lr->proc.output_len; /* the run's, which its tasks shared */
     r->output_dropped = lr->proc.output_dropped;
 }

@@ -33,16 +33,17 @@ void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
         const cml_tech_spec *c = &t->tech[i];
         cml_tech_result *out = &r->tech[i];
         memset(out, 0, sizeof *out);
-        int text = c->kind == CML_TECH_PTX || c->kind == CML_TECH_SASS ||
-                   c->kind == CML_TECH_FORBID;
-        if (text && !intact)
+        const cml_tech_kind_row *kind = cml_tech_kind(c->kind);
+        int text = kind->reads == CML_TECH_READS_BUILD;
+        if (!kind->check)
+            snprintf(out->detail, sizeof out->detail, "not checked (a kind this grader does "
+                     "not know)"), out->state = CML_TECH_NOT_CHECKED;
+        else if (text && !intact)
             out->state = CML_TECH_FAILED,
                 snprintf(out->detail, sizeof out->detail, "the build's evidence (PTX, SASS, "
                          "sources) changed after the build: refused");
-        else if (c->kind == CML_TECH_PTX || c->kind == CML_TECH_SASS)
-            cml_tech_code(spec, c, env, out);
-        else if (c->kind == CML_TECH_FORBID)
-            cml_tech_forbid(spec, c, env, out);
+        else if (text)
+            kind->check(spec, t, c, env, out);
         else if (!env->bin)
             snprintf(out->detail, sizeof out->detail, "not checked (no GPU)"),
                 out->state = CML_TECH_NOT_CHECKED;
@@ -50,10 +51,8 @@ void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
             snprintf(out->detail, sizeof out->detail, "not run: %s",
                      cml_found_memory_error(r) ? "a sanitizer found an error in the task"
                                                        : "a case of the task failed");
-        else if (c->kind == CML_TECH_TRACE)
-            cml_tech_trace(spec, c, t, env, out);
         else
-            cml_tech_ncu(c, t, env, out);
+            kind->check(spec, t, c, env, out);
     }
     if (env->ncu)
         cml_ncu_task_forget(env->ncu);
