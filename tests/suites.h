@@ -41,6 +41,7 @@ Suite *sheets_suite(void);    /* tests/test_sheets.c: each EXERCISE.md's points 
 void sheets_rules_add(Suite *s); /* tests/test_sheets_rules.c: the rules page, in sheets */
 void layers_add(Suite *s);       /* tests/test_layers.c: base/ includes only base/ and common/ */
 void layers_calls_add(Suite *s); /* tests/test_layers_calls.c: no call cycle between folders */
+void layers_files_add(Suite *s); /* tests/test_layers_files.c: no cycle between files */
 void docs_links_add(Suite *s);   /* tests/test_docs_links.c: no page cites a missing file */
 Suite *batch_suite(void);    /* tests/test_batch.c: batch, resume, regrade, slurm script */
 Suite *platforms_suite(void); /* tests/test_platforms.c: course platform downloads and imports */

@@ -148,5 +148,6 @@ Suite *sheets_suite(void)
     docs_links_add(s);
     layers_add(s);
     layers_calls_add(s);
+    layers_files_add(s);
     return s;
 }

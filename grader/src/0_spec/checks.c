@@ -118,12 +118,6 @@ const cml_check *cml_check_find(const char *name)
     return NULL;
 }
 
-/* Contract in checks.h. */
-uint64_t cml_mul_sat(uint64_t a, uint64_t b)
-{
-    return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b;
-}
-
 /* Contract in checks.h. The default, one read and one write of every output element, is what
  * every harness of the device-memory labs passes as `bytes` (2 * elems * sizeof(float)). */
 uint64_t cml_case_bytes(const cml_task_spec *t, const cml_case_spec *c)

@@ -47,7 +47,7 @@ extern const cml_check cml_checks_shared[], cml_checks_vector[], cml_checks_part
 /* The entry named `name`, or NULL when no such check exists. */
 const cml_check *cml_check_find(const char *name);
 
-/* a * b, or UINT64_MAX when it overflows (a size no case has). */
+/* checks_size.c: a * b, or UINT64_MAX when it overflows (a size no case has). */
 uint64_t cml_mul_sat(uint64_t a, uint64_t b);
 
 /* Every check name, comma-separated, into buf (truncated to len): "copy, transpose, ...". */

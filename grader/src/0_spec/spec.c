@@ -5,47 +5,9 @@
 #include "linkrules_spec.h"
 
 #include <errno.h>
-#include <math.h>
-#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Records "path:line: message" in the parser's error buffer; returns -1. */
-int spec_fail(spec_parser *p, const char *fmt, ...)
-{
-    int n = snprintf(p->err, p->errlen, "%s:%d: ", p->path, p->line);
-    if (n >= 0 && (size_t)n < p->errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
-/* The next whitespace-separated word of *args, NUL-terminated in place; NULL when none. */
-char *spec_word(char **args)
-{
-    char *s = *args + strspn(*args, " \t");
-    if (*s == '\0')
-        return NULL;
-    char *end = s + strcspn(s, " \t");
-    *args = *end ? end + 1 : end;
-    *end = '\0';
-    return s;
-}
-
-/* A whole-string finite number into *out; else -1 with a message. */
-int spec_number(spec_parser *p, const char *s, const char *what, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = s ? strtod(s, &end) : 0;
-    if (!s || end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
-        return spec_fail(p, "%s must be a number, not '%s'", what, s ? s : "");
-    *out = v;
-    return 0;
-}
 
 /* Exactly one word, a name of [A-Za-z0-9._-/] not starting with '.' or '/', and no "..":
  * what may become a file or folder name. With slash 0, '/' is refused too. */
@@ -210,17 +172,6 @@ static void strip_comment(char *s)
         }
 }
 
-/* Trims leading and trailing whitespace in place; returns the new start. */
-char *spec_trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
-        s[--n] = '\0';
-    return s;
-}
-
 /* Parses one non-empty line: directive word, then its arguments. */
 static int parse_line(spec_parser *p, char *line)
 {
@@ -269,13 +220,4 @@ int cml_spec_load(const char *path, cml_lab_spec *out, char *err, size_t errlen)
     free(line);
     fclose(f);
     return rc == 0 ? finish(&p) : -1;
-}
-
-/* The task with id `id`, or NULL. */
-const cml_task_spec *cml_spec_task(const cml_lab_spec *s, const char *id)
-{
-    for (int i = 0; s && id && i < s->ntasks; i++)
-        if (strcmp(s->tasks[i].id, id) == 0)
-            return &s->tasks[i];
-    return NULL;
 }

@@ -1,11 +1,15 @@
 /* Internal to the spec reader: the parser's state, shared by spec.c (the file, the lab
- * directives) and spec_task.c (task blocks and their cases).
+ * directives), spec_task.c (task blocks and their cases) and the directives' other files;
+ * spec_words.c and spec_params.c sit below them all (words and numbers, a case's parameters).
  * Depends on spec.h (the reader's entry points, and through it cml.h); spec.h does not
  * include it back. */
 #ifndef CML_SPEC_PARSE_H
 #define CML_SPEC_PARSE_H
 
 #include "spec.h"
+
+/* The characters of a task id, and of a case's value (with '+'). */
+#define SPEC_ID_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
 
 typedef struct {
     const char *path;
@@ -20,6 +24,7 @@ typedef struct {
     size_t errlen;
 } spec_parser;
 
+/* spec_words.c, the words of a line, for every directive's file. */
 /* "path:line: message" into p->err; returns -1. */
 int spec_fail(spec_parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Whitespace trimmed in place; returns the new start. */
@@ -46,7 +51,8 @@ int spec_perf(spec_parser *p, char *args);
 int spec_practice_fraction(spec_parser *p, char *args);
 int spec_hint(spec_parser *p, char *args);
 int spec_api(spec_parser *p, char *args);
-/* The comma-separated parameters of a case ("n=4097,time") into c (text, fields, timed). */
+/* spec_params.c: the comma-separated parameters of a case ("n=4097,time") into c (text,
+ * fields, timed). */
 int spec_case_params(spec_parser *p, cml_case_spec *c, char *params);
 
 /* Technique directives (spec_technique.c) and the check made when a task closes. */

@@ -7,10 +7,7 @@
 #include <string.h>
 
 #include "linkrules_spec.h"
-#include "util.h" /* cml_parse_u64 */
 #include "checks.h"
-
-#define ID_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
 
 /* Opens a task block (closing the previous one): a new, unique id. */
 int spec_open_task(spec_parser *p, char *args)
@@ -20,7 +17,7 @@ int spec_open_task(spec_parser *p, char *args)
     char *id = spec_word(&args);
     if (!id || spec_word(&args))
         return spec_fail(p, "'task' takes exactly one id, e.g. 'task 1.1'");
-    if (id[strspn(id, ID_CHARS)] != '\0' || strlen(id) >= sizeof p->task->id)
+    if (id[strspn(id, SPEC_ID_CHARS)] != '\0' || strlen(id) >= sizeof p->task->id)
         return spec_fail(p, "task id '%s': use up to 15 letters, digits, '.', '_' or '-'", id);
     if (cml_spec_task(p->spec, id))
         return spec_fail(p, "duplicate task id '%s'", id);
@@ -181,55 +178,6 @@ int spec_practice_fraction(spec_parser *p, char *args)
     return 0;
 }
 
-/* The struct field for a case key the grader reads, or NULL for a key kept only as text. */
-static uint64_t *known_param(cml_case_spec *c, const char *key)
-{
-    static const char *const KEYS[] = {"n", "rows", "cols", "offset", "stride"};
-    uint64_t *fields[] = {&c->n, &c->rows, &c->cols, &c->offset, &c->stride};
-    for (size_t i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++)
-        if (strcmp(KEYS[i], key) == 0)
-            return fields[i];
-    return NULL;
-}
-
-/* Whether `text` ("k=v,k2=v2") already has `key`. */
-static int has_key(const char *text, const char *key)
-{
-    size_t k = strlen(key);
-    for (const char *s = text; *s; s += strcspn(s, ","), s += (*s == ','))
-        if (strncmp(s, key, k) == 0 && s[k] == '=')
-            return 1;
-    return 0;
-}
-
-/* One comma-separated item of a case: `time` or key=value (appended to c->text). */
-static int case_item(spec_parser *p, cml_case_spec *c, char *item)
-{
-    if (strcmp(item, "time") == 0) {
-        c->timed = 1;
-        return 0;
-    }
-    char *eq = strchr(item, '=');
-    if (!eq || eq == item || eq[1] == '\0')
-        return spec_fail(p, "case: '%s' is not key=value", item);
-    *eq = '\0';
-    const char *key = item, *value = eq + 1;
-    if (key[strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789_")] != '\0' ||
-        value[strspn(value, ID_CHARS "+")] != '\0')
-        return spec_fail(p, "case: '%s=%s': keys are lower-case words, values plain", key, value);
-    if (has_key(c->text, key))
-        return spec_fail(p, "case: '%s' given twice", key);
-    uint64_t *field = known_param(c, key);
-    if (field && cml_parse_u64(value, field) != 0)
-        return spec_fail(p, "case: %s must be a whole number, not '%s'", key, value);
-    size_t used = strlen(c->text);
-    int w = snprintf(c->text + used, sizeof c->text - used, "%s%s=%s", used ? "," : "", key,
-                     value);
-    if (w < 0 || (size_t)w >= sizeof c->text - used)
-        return spec_fail(p, "case is too long (at most %zu characters)", sizeof c->text - 1);
-    return 0;
-}
-
 /* `case key=value[,key=value]... [time]`: the text passed to --case, parsed parameters. */
 int spec_case(spec_parser *p, char *args)
 {
@@ -252,12 +200,11 @@ int spec_case(spec_parser *p, char *args)
     return 0;
 }
 
-/* Contract in spec_parse.h. */
-int spec_case_params(spec_parser *p, cml_case_spec *c, char *params)
+/* The task with id `id`, or NULL. */
+const cml_task_spec *cml_spec_task(const cml_lab_spec *s, const char *id)
 {
-    char *save = NULL;
-    for (char *item = strtok_r(params, ",", &save); item; item = strtok_r(NULL, ",", &save))
-        if (case_item(p, c, item) != 0)
-            return -1;
-    return 0;
+    for (int i = 0; s && id && i < s->ntasks; i++)
+        if (strcmp(s->tasks[i].id, id) == 0)
+            return &s->tasks[i];
+    return NULL;
 }

@@ -4,7 +4,6 @@
  * what runs outside main (.init_array and exit handlers belong to nvcc's registration only). */
 #include "linkrules_int.h"
 
-#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,15 +24,6 @@ static int pristine_imports(const lr_ctx *c, const char *sym)
 {
     for (int i = 0; i < c->npristine; i++)
         if (lr_references(&c->pristine[i], sym))
-            return 1;
-    return 0;
-}
-
-/* Contract in linkrules_int.h. */
-int lr_glob_any(const char *sym, const char *const *patterns)
-{
-    for (; *patterns; patterns++)
-        if (fnmatch(*patterns, sym, 0) == 0)
             return 1;
     return 0;
 }

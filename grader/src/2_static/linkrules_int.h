@@ -50,9 +50,6 @@ void lr_demangle(char *const *names, int n, char (*out)[256]);
 /* One note line (not a violation). */
 void lr_note(lr_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Whether sym matches one of the NULL-ended fnmatch patterns. */
-int lr_glob_any(const char *sym, const char *const *patterns);
-
 /* linkrules_ctors.c: the constructors rule on o (built from cu in dir, nvcc's kept files in
  * keep_dir): what .init_array & co. run, who registers an exit hook. */
 void lr_check_outside_main(lr_ctx *c, const lr_object *o, const char *dir, const char *keep_dir,

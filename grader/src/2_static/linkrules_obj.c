@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,15 @@ int lr_is_undefined(char type)
 int lr_is_weak(char type)
 {
     return type == 'W' || type == 'V' || type == 'u';
+}
+
+/* Contract in linkrules_obj.h. */
+int lr_glob_any(const char *sym, const char *const *patterns)
+{
+    for (; *patterns; patterns++)
+        if (fnmatch(*patterns, sym, 0) == 0)
+            return 1;
+    return 0;
 }
 
 /* Contract in linkrules_obj.h. */

@@ -100,5 +100,8 @@ const char *lr_whole_function(const char *name, char *buf, size_t len);
 /* nm letters. */
 int lr_is_undefined(char type);
 int lr_is_weak(char type); /* W V u: a later definition may lose to an earlier one */
+/* Whether sym matches one of the NULL-ended fnmatch patterns. Here, below the rules' files:
+ * kept in linkrules.c, the constructors rule (linkrules_ctors.c) called back into it. */
+int lr_glob_any(const char *sym, const char *const *patterns);
 
 #endif /* CML_LINKRULES_OBJ_H */

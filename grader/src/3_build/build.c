@@ -18,13 +18,6 @@
 
 #define MAX_ARGS (20 + 2 * CML_MAX_FILES + CML_NCOMMON)
 
-/* Contract in build.h. */
-const char *const CML_COMMON_SOURCES[CML_NCOMMON] = {
-    "common/cml_args.cpp",   "common/cml_gpu.cu",      "common/cml_lab.cpp",
-    "common/cml_output.cpp", "common/cml_report.cpp",  "common/cml_run_case.cpp",
-    "common/cml_timing.cpp", "common/cml_guard.cpp",
-};
-
 /* nvcc's arguments for b (borrowed strings; arch and inc are the caller's buffers). -I
  * labs/<lab> (1_stage/stage.c) lets a file that names the lab's headers by their place in the
  * repository (`../../common/cml_lab.h`, `../04_float4/vectorized.h`) build as it did there. */
@@ -93,15 +86,6 @@ static int nvcc_step(const cml_build *b, char *const *args, char *const *extra, 
         append(log, out);
     free(out);
     return rc;
-}
-
-/* Contract in build.h. */
-char *cml_object_of(const char *cu)
-{
-    char *o = strdup(cu);
-    if (o)
-        strcpy(strrchr(o, '.'), ".o");
-    return o;
 }
 
 /* The link rules' report goes first in the log, so a violation is the first thing read. */

@@ -1,5 +1,5 @@
-/* Internal to the protocol reader: a line split into spans of the original text (records.c)
- * and the handlers of each record type (records_types.c).
+/* Internal to the protocol reader: a line split into spans of the original text
+ * (records_line.c) and the handlers of each record type (records_types.c).
  * Depends on records.h (the reader's entry points, and through it cml.h); records.h does not
  * include it back. */
 #ifndef CML_RECORDS_PARSE_H

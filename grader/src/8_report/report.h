@@ -58,9 +58,9 @@ void cml_format_points(double v, char *buf, size_t len);
  * the course grader's speed points can differ, and which parts can. */
 const char *cml_practice_note(void);
 
-/* Writes text that came from a student's process or compiler output: control characters
- * (escape sequences included) become '?', except newlines and tabs when keep_lines is set,
- * which are otherwise replaced by spaces. */
+/* report_markup.c: writes text that came from a student's process or compiler output:
+ * control characters (escape sequences included) become '?', except newlines and tabs when
+ * keep_lines is set, which are otherwise replaced by spaces. */
 void cml_put_clean(FILE *f, const char *s, int keep_lines);
 
 /* report_markup.c: untrusted text in markup. cml_put_xml escapes & < > " ' as entities for

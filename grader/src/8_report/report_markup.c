@@ -1,6 +1,9 @@
 /* report_markup: writing untrusted text (details, compiler logs, the submission's path) into
  * HTML, SVG, XML and Markdown, where a student's `</svg><script>` or `|` must stay text.
- * One walker over the bytes; the output format only decides what a special character becomes. */
+ * One walker over the bytes; the output format only decides what a special character becomes.
+ * And cml_put_clean, the same text as plain text (the terminal, Gradescope's text), here below
+ * every report that prints it: kept in report_term.c, it made report_tech.c and
+ * report_sanitize.c call back into the terminal report that calls them. */
 #include "report.h"
 
 #include <string.h>
@@ -93,4 +96,17 @@ void cml_put_md_code(FILE *f, const char *s)
     if (n && s[n - 1] != '\n')
         fputc('\n', f);
     put_fence(f, fence);
+}
+
+/* Untrusted text with control characters neutralised (see report.h). */
+void cml_put_clean(FILE *f, const char *s, int keep_lines)
+{
+    for (const unsigned char *c = (const unsigned char *)s; s && *c; c++) {
+        if ((*c == '\n' || *c == '\t') && keep_lines)
+            fputc(*c, f);
+        else if (*c == '\n' || *c == '\t')
+            fputc(' ', f);
+        else
+            fputc(*c < 0x20 || *c == 0x7F ? '?' : *c, f);
+    }
 }

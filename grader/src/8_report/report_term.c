@@ -44,19 +44,6 @@ const char *cml_practice_note(void)
            "Correctness, technique and sanitizer checks are the course grader's own.";
 }
 
-/* Untrusted text with control characters neutralised (see report.h). */
-void cml_put_clean(FILE *f, const char *s, int keep_lines)
-{
-    for (const unsigned char *c = (const unsigned char *)s; s && *c; c++) {
-        if ((*c == '\n' || *c == '\t') && keep_lines)
-            fputc(*c, f);
-        else if (*c == '\n' || *c == '\t')
-            fputc(' ', f);
-        else
-            fputc(*c < 0x20 || *c == 0x7F ? '?' : *c, f);
-    }
-}
-
 /* A CUDA version integer (13000) as "13.0". */
 void cml_format_cuda_version(int v, char *buf, size_t len)
 {

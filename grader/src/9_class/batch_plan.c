@@ -45,18 +45,6 @@ static void safe_name(const char *name, const cml_plan *p, char *out, size_t len
     }
 }
 
-/* Unpack archive (of kind) into dir for the plan: 0, or -1 with why as an unusable entry's
- * reason. The module below the batch (unpack.h) does the work and keeps the caps. */
-static int extract(const char *archive, enum cml_archive kind, const char *dir, char *why,
-                   size_t len)
-{
-    char because[sizeof ((cml_plan_entry *)0)->unusable];
-    if (cml_unpack(archive, kind, dir, because, sizeof because) == 0)
-        return 0;
-    snprintf(why, len, "not graded: %.230s", because);
-    return -1;
-}
-
 /* Add student s of download d to the plan: a folder as it is, an archive unpacked, loose
  * platform files gathered (platform.h); its identity kept with it. */
 static void add_entry(cml_plan *p, const cml_download *d, int s, const char *out)
@@ -85,8 +73,9 @@ static void add_entry(cml_plan *p, const cml_download *d, int s, const char *out
         snprintf(e->path, sizeof e->path, "%s", real ? real : src);
         free(real);
     } else if (cml_fmt(e->path, sizeof e->path, "%s/extracted/%s", out, e->name) < 0 ||
-               (st->gather ? cml_download_gather(d, s, e->path, e->unusable, sizeof e->unusable)
-                           : extract(src, kind, e->path, e->unusable, sizeof e->unusable)) < 0) {
+               (st->gather
+                    ? cml_download_gather(d, s, e->path, e->unusable, sizeof e->unusable)
+                    : cml_plan_extract(src, kind, e->path, e->unusable, sizeof e->unusable)) < 0) {
         if (!e->unusable[0])
             snprintf(e->unusable, sizeof e->unusable, "not graded: path too long");
     }
@@ -199,13 +188,6 @@ int cml_plan_make_for(const char *submissions, const char *out, cml_platform for
         return -1;
     }
     return 0;
-}
-
-/* Contract in batch.h. */
-int cml_plan_extract(const char *archive, enum cml_archive kind, const char *dir, char *why,
-                     size_t len)
-{
-    return extract(archive, kind, dir, why, len);
 }
 
 /* Contract in batch.h. */

@@ -15,12 +15,6 @@
 #include <unistd.h>
 
 /* Contract in batch_run.h. */
-void cml_batch_lock_path(const cml_batch *b, int g, char *buf, size_t len)
-{
-    cml_fmt(buf, len, "%s/.gpu-%s.lock", b->out_abs, b->gpu[g][0] ? b->gpu[g] : "x");
-}
-
-/* Contract in batch_run.h. */
 void cml_batch_grade_args(const cml_batch *b, int i, int g, char *store[], char buf[][4096])
 {
     int a = 0, k = 0;

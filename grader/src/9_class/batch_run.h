@@ -82,7 +82,7 @@ int cml_batch_may_start(const cml_batch *b, int g, double now, double stagger);
  * clears b->cal_path (the gradings then measure the reference live). */
 void cml_batch_calibrate(cml_batch *b);
 void cml_batch_calibrated(cml_batch *b, int wstatus);
-/* batch_run.c: GPU g's lock file, which its gradings and drift checks share. */
+/* batch_lock.c: GPU g's lock file, which its gradings and drift checks share. */
 void cml_batch_lock_path(const cml_batch *b, int g, char *buf, size_t len);
 /* batch_drift.c: whether GPU g is due a drift check; start it in a free slot. */
 int cml_drift_due(const cml_batch *b, int g);
