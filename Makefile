@@ -144,7 +144,7 @@ NVCC_FLAGS := -O3 -std=c++17 --extended-lambda --expt-relaxed-constexpr -arch=$(
 # the same files; tests/test_build.c checks that the two agree).
 COMMON_SRC := $(filter-out common/probe.cu,$(sort $(wildcard common/*.cu common/*.cpp)))
 COMMON_DEPS := $(wildcard common/*.h common/*.cu common/*.cpp)
-# The GPU probe (common/probe.cu, grader/src/4_run/probe.c), built with the grader so that a
+# The GPU probe (common/probe.cu, grader/src/3_run/probe.c), built with the grader so that a
 # grading with a cold cache need not: the grader runs it while no file of common/ is newer, and
 # otherwise builds its own into the cache, with these flags.
 $(BUILD)/cml-probe: common/probe.cu $(COMMON_DEPS)

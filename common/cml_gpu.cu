@@ -44,7 +44,7 @@ void cml_gpu_open(void)
 void cml_gpu_close(void) { CML_CHECK(cudaStreamDestroy(g_gpu.stream)); }
 
 /* The case marker: an empty kernel the harness launches first in each case's profiling window,
- * so that one ncu run of several cases can tell whose rows are whose (4_run/ncu_csv.c, which
+ * so that one ncu run of several cases can tell whose rows are whose (6_measure/ncu_csv.c, which
  * knows its name). extern "C": the name ncu shows is exactly this. */
 extern "C" __global__ void cml_case_mark(void) {}
 

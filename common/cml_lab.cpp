@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 /* The grader's link rules point every call they refused at one of these functions
- * (CML_LINK_TRAP in grader/src/2_static/linkrules.h, one per refused symbol): the tasks whose
+ * (CML_LINK_TRAP in grader/src/2_build/linkrules.h, one per refused symbol): the tasks whose
  * code makes that call are build errors and never run, and a path the rules could not see (a
  * function-pointer table) that still reaches one ends the run here, before the call can do
  * anything. Exit status 4. */

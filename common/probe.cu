@@ -1,7 +1,7 @@
 /* The probe: the grader builds and runs this first to learn which GPU is present. It writes
  * hello, device (or nodevice) and done to CML_RESULT_FD and one human line on stdout.
  * Exit status 0 with a usable GPU, 3 without one. Needs nothing but cml_check.h.
- * `--hold`: keep a CUDA context open until stdin ends (grader/src/4_run/probe.c says why). */
+ * `--hold`: keep a CUDA context open until stdin ends (grader/src/3_run/probe.c says why). */
 #include "cml_check.h"
 
 #include <string.h>

@@ -405,7 +405,7 @@ int main(int argc, char **argv)
                                                                    : "fake") : "probe");
     if (!ncases && fake_probe_refuses())
         return 3;
-    /* CML_TRACE_OUT (a trace run, grader/src/4_run/trace_run.c): FAKE_TRACE's text goes there,
+    /* CML_TRACE_OUT (a trace run, grader/src/6_measure/trace_run.c): FAKE_TRACE's text goes there,
      * as the grader's CUPTI library would write it */
     if (getenv("CML_TRACE_OUT") && getenv("FAKE_TRACE"))
         copy_text(getenv("FAKE_TRACE"), getenv("CML_TRACE_OUT"));

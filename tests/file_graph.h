@@ -19,7 +19,7 @@ typedef struct {
 
 typedef struct {
     int n, nedges;
-    char name[MAX_FILES][64]; /* the path under grader/src: "4_run/records.c", "main.c" */
+    char name[MAX_FILES][64]; /* the path under grader/src: "3_run/records.c", "main.c" */
     short edge[MAX_FILES][MAX_FILES]; /* 1 + the index in edges of a -> b, 0 when none */
     file_edge edges[MAX_FILE_EDGES];
 } file_graph;

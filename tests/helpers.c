@@ -1,7 +1,7 @@
 /* Shared test helpers (see helpers.h). */
 #include "helpers.h"
 #include "judge.h"
-#include "score.h"
+#include "speed.h"
 #include "spec.h"
 
 #include <check.h>

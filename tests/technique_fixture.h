@@ -14,9 +14,9 @@
 
 #include "helpers.h"
 #include "judge.h"
-#include "score.h"
+#include "speed.h"
 #include "spec.h"
-#include "grade_technique.h"
+#include "technique_phase.h"
 #include "util.h"
 
 #define HEAD "lab 04_x\nfiles k.cu\n"

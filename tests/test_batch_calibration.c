@@ -1,4 +1,4 @@
-/* The batch's calibration (grader/src/9_class/batch_drift.c, calibrate.c) on the fake
+/* The batch's calibration (grader/src/class/batch_drift.c, calibrate.c) on the fake
  * repository, no GPU needed: drift found and regraded, the calibration made beside the first
  * gradings' builds or first, a batch killed while it calibrates, and its builds' priority.
  * Part of the batch suite. */

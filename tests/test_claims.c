@@ -7,7 +7,7 @@
 #include "records.h"
 #include "report.h"
 #include "judge.h"
-#include "score.h"
+#include "speed.h"
 #include "suites.h"
 
 TCase *claims_pipeline_tcase(void); /* tests/test_claims_pipeline.c */

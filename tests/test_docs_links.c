@@ -117,7 +117,7 @@ START_TEST(a_missing_file_is_caught_and_other_references_are_not)
                          root, why, sizeof why);
     int good = check_text("y.md", "[arch](docs/ARCHITECTURE.md#link-rules), "
                           "[web](https://example.org/a.md), `labs/NN_name/EXERCISE.md`, "
-                          "`[](size_t)`, `grader/src/2_static/linkrules*.c`\n", root, root, why,
+                          "`[](size_t)`, `grader/src/2_build/linkrules*.c`\n", root, root, why,
                           sizeof why);
     ck_assert_msg(bad == 2 && good == 0 && strstr(why, "docs/THREATS.md"), "%d %d: %s", bad,
                   good, why);

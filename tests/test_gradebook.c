@@ -1,4 +1,4 @@
-/* The class gradebook (grader/src/9_class): CSV and Markdown from students' summary.tsv files,
+/* The class gradebook (grader/src/class): CSV and Markdown from students' summary.tsv files,
  * including the broken ones (missing, truncated, malformed), a name that is a spreadsheet
  * formula, and a student whose grading never ran. */
 #include <stdio.h>

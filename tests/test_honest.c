@@ -16,10 +16,10 @@
 #include "grade.h"
 #include "helpers.h"
 #include "sandbox.h"
-#include "score.h"
+#include "speed.h"
 #include "stage.h"
 #include "suites.h"
-#include "grade_technique.h"
+#include "technique_phase.h"
 #include "util.h"
 
 #define HONEST_MAX 96

@@ -1,7 +1,7 @@
 /* The grader's lowest folder stays the lowest: every `#include "..."` of grader/src/base/ names
  * a header of base/ itself or of common/ (the harness's shared headers, cml_rand.h), never one
  * of the pipeline's folders, so base/ can be read, built and tested alone. (A status table in
- * 7_score/ that base/cml.h included once made base, 5_verify and 7_score one include cycle.)
+ * 7_judge/ that base/cml.h included once made base, 5_verify and 7_score one include cycle.)
  * And no two folders of grader/src include each other, directly or around a loop, and no numbered
  * folder includes a later one's header. Added to the sheets suite. No GPU. */
 #include <check.h>
@@ -100,9 +100,9 @@ START_TEST(an_include_of_a_pipeline_header_is_caught)
 {
     char why[512] = "";
     int bad = foreign_includes(test_root(), "cml.h", "#include \"status.h\"\n#include "
-                               "\"cml_rand.h\"\n#include <stdio.h>\n#include \"score.h\"\n",
+                               "\"cml_rand.h\"\n#include <stdio.h>\n#include \"speed.h\"\n",
                                why, sizeof why);
-    ck_assert_msg(bad == 1 && strstr(why, "\"score.h\""), "%d: %s", bad, why);
+    ck_assert_msg(bad == 1 && strstr(why, "\"speed.h\""), "%d: %s", bad, why);
 }
 END_TEST
 
@@ -166,16 +166,36 @@ START_TEST(grader_folders_include_no_cycle)
 }
 END_TEST
 
-/* The numbered folders' edges that go against their order ("4_run -> 5_verify (...)"), one per
- * line into why; how many. The unnumbered folders (base, sandbox, pipeline) are not ordered
- * by their names: the cycle test covers them. */
+/* A folder's place in the order a submission travels (docs/ARCHITECTURE.md): base lowest, then
+ * the sandbox, the numbered steps by their number, the class tools above them and main.c
+ * (grader/src itself, ".") on top; -1 for a folder with no place, which must be given one. */
+static int rank(const char *folder)
+{
+    if (isdigit((unsigned char)folder[0]) && folder[1] == '_')
+        return 2 + folder[0] - '0';
+    static const char *const NAMED[] = { "base", "sandbox", "class", "." };
+    static const int RANK[] = { 0, 1, 12, 13 };
+    for (size_t i = 0; i < sizeof NAMED / sizeof NAMED[0]; i++)
+        if (strcmp(folder, NAMED[i]) == 0)
+            return RANK[i];
+    return -1;
+}
+
+/* The edges that go against the order ("3_run -> 4_verify (...)": a folder includes a later
+ * folder's header), and every folder without a place, one per line into why; how many. */
 static int upward_edges(const folder_graph *g, char *why, size_t len)
 {
     int n = 0;
     for (int a = 0; a < g->n; a++)
+        if (rank(g->name[a]) < 0) {
+            size_t used = strlen(why);
+            snprintf(why + used, len - used, "%s has no place in the order (test_layers.c)\n",
+                     g->name[a]);
+            n++;
+        }
+    for (int a = 0; a < g->n; a++)
         for (int b = 0; b < g->n; b++)
-            if (g->edge[a][b] && isdigit((unsigned char)g->name[a][0]) &&
-                isdigit((unsigned char)g->name[b][0]) && strcmp(g->name[b], g->name[a]) > 0) {
+            if (g->edge[a][b] && rank(g->name[b]) > rank(g->name[a])) {
                 size_t used = strlen(why);
                 snprintf(why + used, len - used, "%s -> %s (%s)\n", g->name[a], g->name[b],
                          g->example[a][b]);
@@ -184,10 +204,11 @@ static int upward_edges(const folder_graph *g, char *why, size_t len)
     return n;
 }
 
-/* The folders' numbers are the order a submission goes through them: a stage may read what an
- * earlier one defines, never a later one's. (0_spec once asked 5_verify for a case's output size
- * and 2_static for the link rules' parser; both now live in 0_spec.) */
-START_TEST(numbered_folders_include_no_later_folder)
+/* The folders' order is the order a submission goes through them: a stage may read what an
+ * earlier one defines, never a later one's, and base and the sandbox read no stage. (0_spec once
+ * asked 5_verify for a case's output size and 2_static for the link rules' parser; both now live
+ * in 0_spec.) */
+START_TEST(folders_include_no_later_folder)
 {
     static folder_graph g;
     char why[4096] = "";
@@ -220,6 +241,14 @@ START_TEST(an_include_against_the_order_is_caught)
     ck_assert_msg(upward_edges(&g, why, sizeof why) == 1 &&
                   strstr(why, "0_spec -> 5_verify (spec_draw.c includes \"verify.h\")"), "%s",
                   why);
+    three_folders(&g, "sandbox", "class", "pipeline"); /* the sandbox reads no step; class may */
+    add_edge(&g, 1, 0, "%s includes \"%s\"", "batch.c", "run.h");
+    why[0] = '\0';
+    ck_assert_msg(upward_edges(&g, why, sizeof why) == 1 && strstr(why, "pipeline has no place"),
+                  "%s", why);
+    add_edge(&g, 0, 1, "%s includes \"%s\"", "run.c", "batch.h");
+    ck_assert_msg(upward_edges(&g, why, sizeof why) == 2 && strstr(why, "sandbox -> class"), "%s",
+                  why);
 }
 END_TEST
 
@@ -238,7 +267,7 @@ START_TEST(an_include_cycle_is_caught)
                   "(sandbox_caps.c includes \"stage.h\")") && strstr(why, "1_stage -> 4_run"),
                   "%s", why);
     three_folders(&g, "base", "7_score", "sandbox");
-    file_edges(&g, 0, "cml.h", "/* once: #include \"score.h\" */\n  #include \"sandbox.h\"\n");
+    file_edges(&g, 0, "cml.h", "/* once: #include \"speed.h\" */\n  #include \"sandbox.h\"\n");
     ck_assert_msg(!g.edge[0][1] && g.edge[0][2], "the comment's include counted, or the "
                   "indented one missed");
 }
@@ -252,7 +281,7 @@ void layers_add(Suite *s)
     tcase_add_test(tc, an_include_of_a_pipeline_header_is_caught);
     tcase_add_test(tc, grader_folders_include_no_cycle);
     tcase_add_test(tc, an_include_cycle_is_caught);
-    tcase_add_test(tc, numbered_folders_include_no_later_folder);
+    tcase_add_test(tc, folders_include_no_later_folder);
     tcase_add_test(tc, an_include_against_the_order_is_caught);
     suite_add_tcase(s, tc);
 }

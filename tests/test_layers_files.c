@@ -105,8 +105,8 @@ START_TEST(a_three_file_call_cycle_is_caught)
     static file_syms t;
     char why[2048] = "";
     memset(&g, 0, sizeof g), memset(&t, 0, sizeof t);
-    int r = file_node(&g, "4_run/records.c"), ty = file_node(&g, "4_run/records_types.c"),
-        c = file_node(&g, "4_run/records_claims.c");
+    int r = file_node(&g, "3_run/records.c"), ty = file_node(&g, "3_run/records_types.c"),
+        c = file_node(&g, "3_run/records_claims.c");
     const file_sym def[] = { { "cml_records_parse", r }, { "cml_record_kind", ty },
                              { "cml_claim_check", c } };
     const file_sym use[] = { { "cml_record_kind", r }, { "cml_claim_check", ty },
@@ -119,9 +119,9 @@ START_TEST(a_three_file_call_cycle_is_caught)
     t.use[t.nuse++] = (file_sym){ "cml_records_parse", c };
     file_call_edges(&g, &t);
     ck_assert_msg(file_cycles(&g, why, sizeof why) == 1 && strstr(why, "knot 1, 3 files") &&
-                  strstr(why, "4_run/records_claims.c -> 4_run/records.c (uses "
+                  strstr(why, "3_run/records_claims.c -> 3_run/records.c (uses "
                                   "cml_records_parse)") &&
-                  strstr(why, "4_run/records.c -> 4_run/records_types.c (uses cml_record_kind"),
+                  strstr(why, "3_run/records.c -> 3_run/records_types.c (uses cml_record_kind"),
                   "%s", why);
 }
 END_TEST

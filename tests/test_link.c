@@ -1,4 +1,4 @@
-/* The link rules (grader/src/2_static/linkrules*.c) through the grader's build, for sm_90 (or
+/* The link rules (grader/src/2_build/linkrules*.c) through the grader's build, for sm_90 (or
  * $CUDA_ARCH): the attacks of tests/attacks/link/attacks.cu, appended to the lab 01 solution,
  * are each a build error naming the symbol and the rule; the correct code written differently
  * of legit.cu builds. Both are built once (in the fixture, in parallel); each test pins one line

@@ -11,7 +11,7 @@
 #include "grade.h"
 #include "helpers.h"
 #include "report.h"
-#include "score.h"
+#include "speed.h"
 #include "spec.h"
 #include "suites.h"
 #include "util.h"

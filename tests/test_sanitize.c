@@ -1,4 +1,4 @@
-/* compute-sanitizer on every solved task (grade_sanitize.c, sanitize_run.c, spec_sanitize.c):
+/* compute-sanitizer on every solved task (sanitize_phase.c, sanitize_run.c, spec_sanitize.c):
  * the spec directives, the cases chosen, the one-line message, and whole gradings of the fake
  * labs under a fake compute-sanitizer (CML_SANITIZER) that logs when and how it was run, sleeps
  * when asked, and reports a memcheck error in the task FAKE_CS_TASK names. */
@@ -239,7 +239,7 @@ START_TEST(clean_sanitizers_keep_full_marks)
 }
 END_TEST
 
-/* The longest tool's jobs start first (grade_sanitize.c, TOOL_ORDER): one at a time, both labs'
+/* The longest tool's jobs start first (sanitize_phase.c, TOOL_ORDER): one at a time, both labs'
  * racecheck runs come before any other tool's. */
 START_TEST(racecheck_jobs_start_first)
 {

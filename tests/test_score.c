@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "judge.h"
-#include "score.h"
+#include "speed.h"
 #include "suites.h"
 
 static cml_task_spec spec;

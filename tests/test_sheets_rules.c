@@ -57,7 +57,7 @@ static int check_page(const char *page, char *why, size_t len)
     deny_groups(rules, groups, sizeof groups);
     missing += unexplained(groups, "(rule: ", "\n", page, why, len);
     free(rules);
-    static const char *const DIRS[] = { "grader/src/2_static", "grader/src/3_build" };
+    static const char *const DIRS[] = { "grader/src/2_build", "grader/src/6_measure" };
     for (size_t d = 0; d < sizeof DIRS / sizeof DIRS[0]; d++) {
         char dir[CML_PATH];
         cml_fmt(dir, sizeof dir, "%s/%s", test_root(), DIRS[d]);

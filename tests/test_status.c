@@ -5,7 +5,7 @@
 
 #include "helpers.h"
 #include "judge.h"
-#include "score.h"
+#include "speed.h"
 #include "suites.h"
 
 /* The statuses of docs/ARCHITECTURE.md ("Outputs of cml-grade grade"), in the enum's order. */

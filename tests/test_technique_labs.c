@@ -1,4 +1,4 @@
-/* The technique phase of a grading (cml_technique_labs, grade_technique.h): the shared ncu runs
+/* The technique phase of a grading (cml_technique_labs, technique_phase.h): the shared ncu runs
  * of every lab at once, each lab's verdicts as it would get them alone, through the fake ncu of
  * technique_fixture.h. */
 #include "technique_fixture.h"

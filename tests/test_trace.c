@@ -1,4 +1,4 @@
-/* Trace checks (grader/src/4_run/trace_run.c): what the student's own calls copied and
+/* Trace checks (grader/src/6_measure/trace_run.c): what the student's own calls copied and
  * allocated, from the trace the grader's CUPTI library writes. The tally is fed traces shaped
  * like the ones an H100 gave (docs/bench/2026-11-27-trace); the whole check runs the fake lab,
  * which writes the trace as the library would, beside a fake nm that names its functions. */

@@ -1,8 +1,8 @@
 /* Only verified work is timed, against the right bound: every timed repetition runs on inputs of
  * its own seed and reports the evidence of its output, which the grader recomputes for a sample
- * (5_verify/verify_reps.c, through the pipeline on build/fake_lab); a host-involved time is held
+ * (4_verify/verify_reps.c, through the pipeline on build/fake_lab); a host-involved time is held
  * to the pinned link's bound and a device time to the device copy's, both as the reference run
- * measured them (7_score/score.c). */
+ * measured them (5_time/speed.c). */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +10,7 @@
 #include "grade.h"
 #include "helpers.h"
 #include "judge.h"
-#include "score.h"
+#include "speed.h"
 #include "suites.h"
 #include "util.h"
 

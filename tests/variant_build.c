@@ -8,9 +8,9 @@
 #include "grade.h"
 #include "helpers.h"
 #include "planted.h"
-#include "score.h"
+#include "speed.h"
 #include "stage.h"
-#include "grade_technique.h"
+#include "technique_phase.h"
 #include "util.h"
 #include "variant_build.h"
 

@@ -17,7 +17,7 @@
  *   memory op=O kind=K bytes=B corr=C               an allocation (op 1) or a free (op 2)
  *   error WHAT                                      CUPTI refused something
  *   end                                             written at exit, after the last flush
- * The grader (4_run/trace_tally.c) attributes a call to the student when one of its frames lies
+ * The grader (6_measure/trace_tally.c) attributes a call to the student when one of its frames lies
  * in a function the student's object defines, and reads the bytes by correlation id. The file
  * is opened before any of the lab's CUDA work and written only here; a trace without `end` is
  * incomplete and judged so. */

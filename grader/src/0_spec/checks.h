@@ -1,7 +1,7 @@
 /* The grader's CPU references ("checks"): what each `check` name of a spec means. One table entry
  * per name: the output's length for a case (the spec reader asks it whether a case gives the
- * check what it needs), the expected output from the seeded inputs (5_verify compares the lab's
- * output with it), and the bytes the case must move (7_score's bounds). They sit with the spec
+ * check what it needs), the expected output from the seeded inputs (4_verify compares the lab's
+ * output with it), and the bytes the case must move (5_time's bounds). They sit with the spec
  * reader because every later stage reads them and none of them reads a later stage.
  * Depends on cml.h (the spec and case types). */
 #ifndef CML_CHECKS_H
@@ -35,7 +35,7 @@ typedef struct {
      * per element. */
     uint64_t (*bytes)(const cml_case_spec *c);
     /* Host-involved checks (labs 06, 07): what case c must carry over the host link each way,
-     * the bound a time is held to (score.c); NULL for a device check. */
+     * the bound a time is held to (speed.c); NULL for a device check. */
     void (*link)(const cml_case_spec *c, uint64_t *h2d, uint64_t *d2h);
 } cml_check;
 

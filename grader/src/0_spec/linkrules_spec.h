@@ -1,6 +1,6 @@
 /* Link rules as data (linkrules_parse.c): the names of grader/specs/link.rules and of a spec's
  * link_api and link_calls lines, read with the spec, and matching a symbol against them. The
- * checks of a student's object against them are 2_static's (linkrules.h).
+ * checks of a student's object against them are 2_build's (linkrules.h).
  * Depends on cml.h (cml_link_rules). */
 #ifndef CML_LINKRULES_SPEC_H
 #define CML_LINKRULES_SPEC_H

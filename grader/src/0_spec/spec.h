@@ -23,7 +23,7 @@ const char *cml_sanitizer_name(int k);
 /* The task whose id is `id`, or NULL. */
 const cml_task_spec *cml_spec_task(const cml_lab_spec *s, const char *id);
 
-/* What a `trace` check measures of the student's own calls (4_run/trace_run.c): the bytes the
+/* What a `trace` check measures of the student's own calls (6_measure/trace_run.c): the bytes the
  * copy engines moved for them (all, host to device, device to host), and the bytes they
  * allocated that are not managed memory (device, pinned host, registered host). */
 enum cml_trace_measure { CML_TRACE_COPY, CML_TRACE_HTOD, CML_TRACE_DTOH, CML_TRACE_ALLOC,

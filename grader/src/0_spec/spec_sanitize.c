@@ -1,5 +1,5 @@
 /* spec, compute-sanitizer directives. Every task whose cases all pass is run under memcheck,
- * racecheck, synccheck and initcheck (grade_sanitize.c); a task may turn tools off (a lab whose
+ * racecheck, synccheck and initcheck (sanitize_phase.c); a task may turn tools off (a lab whose
  * lesson needs a benign race, say) and name the small cases they run, which are otherwise
  * chosen from its untimed cases (sanitize_run.c). Syntax in docs/ARCHITECTURE.md. */
 #include "spec.h"

@@ -164,7 +164,7 @@ int spec_perf(spec_parser *p, char *args)
 }
 
 /* `practice_fraction <f>`: what the reference reaches of the bound, 0 < f <= 1.05 (the
- * plausibility limit, score.c); with it the practice grade judges speed (score_practice.c). */
+ * plausibility limit, speed.c); with it the practice grade judges speed (speed_practice.c). */
 int spec_practice_fraction(spec_parser *p, char *args)
 {
     char *w = spec_word(&args);

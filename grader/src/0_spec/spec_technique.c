@@ -184,7 +184,7 @@ int cml_trace_measure_of(const char *name)
 }
 
 /* `trace <metric> <max>|<min>..[<max>] <what>`: what the student's own calls did in the task's
- * case (ncu_case, else its first), from the grader's CUPTI trace (4_run/trace_run.c). */
+ * case (ncu_case, else its first), from the grader's CUPTI trace (6_measure/trace_run.c). */
 int spec_trace(spec_parser *p, char *args)
 {
     cml_tech_spec *c = new_check(p, CML_TECH_TRACE, "trace");

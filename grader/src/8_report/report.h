@@ -1,6 +1,6 @@
 /* The reports (report_term.c, report_json.c, report_tech.c, report_feedback.c, report_html.c,
  * report_junit.c): the outputs a grading is read from, then the small helpers they share.
- * Depends on cml.h (the grading), json_write.h (the JSON writer) and score.h (a task's hint);
+ * Depends on cml.h (the grading), json_write.h (the JSON writer) and speed.h (a task's hint);
  * none of them includes a report header. */
 #ifndef CML_REPORT_H
 #define CML_REPORT_H
@@ -9,7 +9,7 @@
 
 #include "cml.h"
 #include "json_write.h"
-#include "score.h"
+#include "speed.h"
 
 /* The outputs. Colour only when `color` is set (a terminal). */
 void cml_report_terminal(FILE *f, const cml_grading *g, int color);

@@ -21,7 +21,7 @@ int cml_chart_timed(const cml_task_result *r)
     return r->spec && r->timed && isfinite(r->gbps) && r->gbps > 0;
 }
 
-/* The bound of a host-involved task in its own bytes: what score.c compared (copy_fraction is
+/* The bound of a host-involved task in its own bytes: what speed.c compared (copy_fraction is
  * gbps / bound); without a fraction, the slower direction of the link. */
 static double link_bound(const cml_lab_result *lab, const cml_task_result *r)
 {

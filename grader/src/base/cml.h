@@ -3,7 +3,7 @@
  * judge publishes (docs/ARCHITECTURE.md). Each step has its own folder and its own header.
  * The grader never calls CUDA: the only CUDA processes are the lab binaries it execs.
  * Depends on status.h only. The steps' functions live in their own headers (spec.h, records.h,
- * verify.h, score.h, report.h, ...), which include this one; it includes none of them back. */
+ * verify.h, speed.h, report.h, ...), which include this one; it includes none of them back. */
 #ifndef CML_H
 #define CML_H
 
@@ -296,7 +296,7 @@ typedef struct {
     int implausible;            /* faster than the copy bandwidth allows: flagged */
     double correctness_score, perf_score, technique_score, score, max_score;
     cml_tech_result tech[CML_MAX_TECH]; /* one per spec->tech, filled by technique.c */
-    cml_tech_result sanitizers[CML_SANITIZERS]; /* one per tool (grade_sanitize.c) */
+    cml_tech_result sanitizers[CML_SANITIZERS]; /* one per tool (sanitize_phase.c) */
     enum cml_status status;     /* published with the points and the detail (publish.c) */
     cml_credit credit;          /* what the evidence earned; the status decides what counts */
     char detail[1024];          /* one line for the report (reason of the first failure) */
@@ -344,7 +344,7 @@ typedef struct {
     int nlabs;
     cml_lab_result labs[CML_MAX_LABS];
     cml_lab_spec *specs; /* this grading's copy of the specs, drawn cases added; owned */
-    /* the sanitizer phase, after every lab's timed runs (grade_sanitize.c) */
+    /* the sanitizer phase, after every lab's timed runs (sanitize_phase.c) */
     enum { CML_SANITIZE_PENDING = 0, CML_SANITIZE_DONE, CML_SANITIZE_SKIPPED } sanitize_phase;
     char sanitize_note[160];    /* why it was skipped ("no GPU", "CML_SANITIZE=off") */
     int sanitize_runs, sanitize_workers;
@@ -358,7 +358,7 @@ typedef struct {
     double score, max_score;
 } cml_grading;
 
-/* ---- the pipeline's steps: each has its own header (spec.h, records.h, verify.h, score.h,
+/* ---- the pipeline's steps: each has its own header (spec.h, records.h, verify.h, speed.h,
  * report.h, grade.h, ...). Only the sandbox's entry points are still declared here: most
  * steps run processes through them, and run.h and sandbox.h build on this header. ---- */
 

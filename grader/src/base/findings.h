@@ -17,7 +17,7 @@ int cml_found_cases_passed(const cml_task_result *r);
  * passed, slow or technique), so its ncu and trace checks run. */
 int cml_found_solved(const cml_task_result *r);
 /* The cases passed, and the speed credit is short of 1 with a time measured on both sides:
- * the judge would say slow, and a second measurement may say otherwise (grade_again.c). */
+ * the judge would say slow, and a second measurement may say otherwise (time_task.c). */
 int cml_found_slow(const cml_task_result *r);
 /* A memory error is what failed the task: a guard region's finding, or a sanitizer tool's
  * error on a task whose cases passed (a wrong case outranks the tools). */

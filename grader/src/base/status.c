@@ -16,7 +16,7 @@ typedef struct {
 } status_row;
 
 /* Crash earns the cases that passed before it when scored from the run's own records; a run
- * the pipeline itself found cut short (grade_lab.c) gets no credit, so it scores 0 (score.c).
+ * the pipeline itself found cut short (grade_lab.c) gets no credit, so it scores 0 (speed.c).
  * Timeout, tampered, build-error, missing and no-gpu earn nothing whatever their cases say; nor does
  * sanitizer: its output was right by luck (an out-of-bounds write that hit nothing, a race
  * that went the right way on this GPU), so not even its correctness points count. */

@@ -1,0 +1,103 @@
+/* The technique checks that run the lab binary: ncu, its CSV and the runs the checks of one lab
+ * share, and the CUPTI trace. The checks' common types (cml_technique_env, cml_tech_result) are
+ * technique.h's, beside it; these are the checks that need a GPU.
+ * Depends on technique.h. */
+#ifndef CML_TECHNIQUE_RUN_H
+#define CML_TECHNIQUE_RUN_H
+
+#include "spec.h"
+#include "technique.h"
+
+/* ncu_csv.c: the value of `metric` in ncu's --csv output (rows whose "Metric Name" is metric;
+ * thousands separators allowed), with `kernel` (a POSIX ERE, NULL: any) only the rows whose
+ * "Kernel Name" before its parameters matches it. metric may be a sum of up to 4 terms, "a+b".
+ * A count adds up over the launches: the value is the sum of every row of every term, and the
+ * return the fewest rows of any term. A per-launch property (per_launch: the spec's launch__
+ * metrics, shared memory per block, block size) does not: the value is the largest launch's
+ * (the rows of one "ID") sum of its terms, and the return the number of launches. 0, and a
+ * value of 0, when a term has no row: a sum with a term unmeasured is not measured.
+ * The harness's case marker (an empty kernel, first in each case's profiling window) is never
+ * counted; its launches go to *marks (may be NULL). segment -1: every row; k >= 0: only the
+ * rows after the k-th marker launch (0-based) and before the next, one case's kernels. */
+int cml_ncu_value(const char *csv, const char *metric, const char *kernel, int per_launch,
+                  int segment, double *value, int *marks);
+
+
+/* trace_tally.c: what a trace says of the student's own calls. A call is the student's when a
+ * frame of its stack lies in a function one of the student's objects defines (their .symbols
+ * evidence): the harness's copies and allocations (inputs, guard regions, canaries, the copy
+ * bandwidth) never are. v[m] per cml_trace_measure; first[m]: the first such call and where
+ * ("cuMemcpyHtoDAsync_v2 in um_add"). */
+typedef struct {
+    double v[CML_TRACE_NMEASURES];
+    char first[CML_TRACE_NMEASURES][160];
+    int calls;           /* memory calls of the student's the trace saw */
+} cml_trace_tally;
+
+/* The tally of `trace` (the library's file, grader/trace/cml_trace.c), with `nm` (nm -n
+ * --defined-only of the lab binary) and `student` (the student objects' .symbols evidence, one
+ * after another). 0; -1 with why when the trace is not whole (no header, no `end`, an error
+ * CUPTI reported). A copy or allocation whose call the trace did not see counts as the
+ * student's: the library follows every driver call, so only lost callbacks leave one. */
+int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
+                       cml_trace_tally *t, char *why, size_t wlen);
+
+/* One traced run of a task's case: what the trace checks of the task judge. */
+typedef struct cml_trace_run {
+    char key[CML_PATH + 256]; /* binary, seed and case: "" when never run */
+    int rc;                   /* 0: tally holds it; else failed says why */
+    cml_trace_tally tally;
+    cml_tech_result failed;
+} cml_trace_run;
+
+/* Runs the lab binary on t's case with the grader's CUPTI library injected, holding the GPU
+ * lock, into out. Thread-safe: the sanitizer phase runs the traces beside its tools (its runs
+ * measure nothing that depends on the GPU being shared), so that the technique phase after it
+ * finds them made (env->traced). */
+void cml_trace_collect(const cml_lab_spec *spec, const cml_task_spec *t,
+                       const cml_technique_env *env, cml_trace_run *out);
+
+/* Check c (kind trace) of task t, into out: from the run in env->traced for t's case when
+ * there is one, else from a run made now (once per task while env->ncu keeps it, in
+ * runs->trace). */
+void cml_tech_trace(const cml_lab_spec *spec, const cml_tech_spec *c, const cml_task_spec *t,
+                    const cml_technique_env *env, cml_tech_result *out);
+
+/* technique_run.c: "1.1,n=4097" (never "time"), the case an ncu or trace check of t runs: its
+ * ncu_case, else its first. */
+void cml_tech_case_of(const cml_task_spec *t, char *buf, size_t len);
+/* The words for value v against check c's range ("<= 4096", "> limit 0", ...) into buf; 1
+ * when v lies outside the range (the check fails), else 0. */
+int cml_tech_range_words(const cml_tech_spec *c, double v, char *buf, size_t len);
+
+/* technique_run.c: the checks that run the lab binary, and the ncu runs they share: plain data
+ * the caller owns (zeroed to start, cml_ncu_runs_free after the lab), handed in through
+ * cml_technique_env.ncu. cml_tech_ncu_lab profiles once for the ncu checks of every task of
+ * spec with solved[i] set, when there are two or more (each run pays ncu's and CUDA's start),
+ * into runs->lab; how many tasks it took (0: none). A check reads the rows of its own kernel
+ * pattern there; when it finds none (or that run failed), cml_tech_ncu profiles the task alone,
+ * once for all of its metrics on one kernel pattern, into runs->task, which the task's next
+ * checks reuse (cml_ncu_task_forget drops it; cml_technique_task does, before and after a
+ * task). Without runs (env->ncu NULL) every check profiles alone. */
+typedef struct cml_ncu_runs {
+    struct {
+        char key[CML_PATH + 1024]; /* what the run was: binary, seed, kernels, metrics, case */
+        int rc;
+        cml_tech_result failed;    /* what the tool run said when rc != 0 */
+        cml_proc_result r;
+    } task;
+    struct {
+        const cml_task_spec *tasks[CML_MAX_TASKS]; /* whose cases the run took */
+        int ntasks, rc;
+        char why[400];             /* rc != 0: why, with ncu's first error line */
+        cml_proc_result r;
+    } lab;
+    cml_trace_run trace; /* the task's trace run (trace_run.c), forgotten with task */
+} cml_ncu_runs;
+void cml_ncu_task_forget(cml_ncu_runs *runs);
+void cml_ncu_runs_free(cml_ncu_runs *runs);
+int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_technique_env *env);
+void cml_tech_ncu(const cml_tech_spec *c, const cml_task_spec *t, const cml_technique_env *env,
+                  cml_tech_result *out);
+
+#endif /* CML_TECHNIQUE_RUN_H */
