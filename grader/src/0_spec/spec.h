@@ -22,6 +22,9 @@ int cml_spec_draw(cml_lab_spec *s, uint64_t seed, char *err, size_t errlen);
 const char *cml_sanitizer_name(int k);
 /* The task whose id is `id`, or NULL. */
 const cml_task_spec *cml_spec_task(const cml_lab_spec *s, const char *id);
+/* A lab binary's --case argument for a case of t with these parameters ("n=4097", "" for
+ * none), timed or not: "1.1,n=4097,time". Every run of a lab writes its cases so. */
+void cml_case_arg(const cml_task_spec *t, const char *params, int timed, char *buf, size_t len);
 
 /* What a `trace` check measures of the student's own calls (6_measure/trace_run.c): the bytes the
  * copy engines moved for them (all, host to device, device to host), and the bytes they

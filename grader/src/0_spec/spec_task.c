@@ -3,6 +3,7 @@
  * cases that give the check what it needs. */
 #include "spec_parse.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -207,4 +208,10 @@ const cml_task_spec *cml_spec_task(const cml_lab_spec *s, const char *id)
         if (strcmp(s->tasks[i].id, id) == 0)
             return &s->tasks[i];
     return NULL;
+}
+
+/* Contract in spec.h. */
+void cml_case_arg(const cml_task_spec *t, const char *params, int timed, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s%s", t->id, params[0] ? "," : "", params, timed ? ",time" : "");
 }

@@ -1,5 +1,6 @@
 /* One confined run of a lab binary (see lab_run.h). */
 #include "lab_run.h"
+#include "spec.h"
 #include "gpu_lock.h"
 #include "run.h"
 #include "sandbox.h"
@@ -13,8 +14,7 @@
 /* "--case 1.1,n=4097,time" for case c of task t. */
 static void case_arg(const cml_task_spec *t, const cml_case_spec *c, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s%s%s%s", t->id, c->text[0] ? "," : "", c->text,
-             c->timed ? ",time" : "");
+    cml_case_arg(t, c->text, c->timed, buf, len);
 }
 
 /* What the grader asks the run of cl: the task and time flag of each --case. */

@@ -289,8 +289,8 @@ static int compare_file(int fd, uint64_t n, compare_state *s)
     return rc;
 }
 
-/* A float for a message: 9 significant digits (round-trips), "nan" for any NaN. */
-static void format_value(double x, char *buf, size_t len)
+/* Contract in verify.h. */
+void cml_format_value(double x, char *buf, size_t len)
 {
     if (isnan(x))
         snprintf(buf, len, "nan");
@@ -308,8 +308,8 @@ static void describe_mismatch(const compare_state *s, uint64_t n)
     }
     char exp[32], got[32], where[96] = "", unwritten[64] = "";
     const cml_mismatch *m = &v->mis[0];
-    format_value(m->expected, exp, sizeof exp);
-    format_value(m->got, got, sizeof got);
+    cml_format_value(m->expected, exp, sizeof exp);
+    cml_format_value(m->got, got, sizeof got);
     if (s->chk->where)
         s->chk->where(s->c, m->index, where, sizeof where);
     if (s->npoison)

@@ -36,6 +36,10 @@ int cml_verify_yield_level(void);
 /* This thread's nice value raised to nice (nothing for 0): a thread only ever yields more. */
 void cml_thread_yield(int nice);
 
+/* verify.c: a float for a message (a mismatch, in the verdict and the reports): 9 significant
+ * digits, which round-trip, "nan" for any NaN. */
+void cml_format_value(double x, char *buf, size_t len);
+
 /* verify_task.c: case ci of task t (index k of its run, here ci) verified from its output file
  * and from the sample of its timed repetitions `reps` drew (cml_reps_begin; ended here either
  * way): 1 when both hold, else v says why. */

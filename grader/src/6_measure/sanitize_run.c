@@ -30,7 +30,7 @@ int cml_sanitize_cases(const cml_task_spec *t, char cases[][200], int max)
 {
     int n = 0, smallest = -1, small = 0;
     for (int i = 0; i < t->nsanitize_cases && n < max; i++, n++)
-        snprintf(cases[n], 200, "%s,%s", t->id, t->sanitize_cases[i]);
+        cml_case_arg(t, t->sanitize_cases[i], 0, cases[n], 200);
     if (n > 0)
         return n;
     for (int i = 0; i < t->ncases; i++) {
@@ -45,7 +45,7 @@ int cml_sanitize_cases(const cml_task_spec *t, char cases[][200], int max)
         const cml_case_spec *c = &t->cases[i];
         if (c->timed || (small ? out_elems(t, c) > CML_SANITIZE_SMALL : i != smallest))
             continue;
-        snprintf(cases[n++], 200, "%s%s%s", t->id, c->text[0] ? "," : "", c->text);
+        cml_case_arg(t, c->text, 0, cases[n++], 200);
     }
     return n;
 }

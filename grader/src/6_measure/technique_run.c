@@ -62,7 +62,7 @@ static void task_metrics(const cml_task_spec *t, const char *pattern, char *buf,
 void cml_tech_case_of(const cml_task_spec *t, char *buf, size_t len)
 {
     const char *text = t->ncu_case[0] ? t->ncu_case : t->cases[0].text;
-    snprintf(buf, len, "%s%s%s", t->id, text[0] ? "," : "", text);
+    cml_case_arg(t, text, 0, buf, len);
 }
 
 /* ncu_exec's result for a lab that said hello on its result channel but stopped short of its

@@ -54,9 +54,9 @@ void cml_report_tech_json(json_w *w, const cml_task_result *r)
         jw_string(w, "pattern", c->pattern);
         if (c->scope[0])
             jw_string(w, "in", c->scope);
-        if (c->kind == CML_TECH_FORBID)
+        if (c->file[0]) /* a check of one source file (forbid) */
             jw_string(w, "file", c->file);
-        if (c->kind == CML_TECH_NCU || c->kind == CML_TECH_TRACE) {
+        if (cml_tech_kind(c->kind)->reads == CML_TECH_MEASURES_RUN) { /* a metric and bounds */
             jw_string(w, "metric", c->metric);
             if (c->min > -HUGE_VAL)
                 jw_number(w, "min", c->min);

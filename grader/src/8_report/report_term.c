@@ -2,6 +2,7 @@
  * table per lab, under it what went wrong with each task not passed and where the lecture note
  * explains it, and `Score: x/y` as the very last line. Colour only when asked for. */
 #include "report.h"
+#include "verify.h"
 
 #include <math.h>
 #include <string.h>
@@ -200,21 +201,12 @@ static void print_task_row(const term *t, const cml_task_result *r)
     fputc('\n', t->f);
 }
 
-/* A float of a mismatch: 9 significant digits, "nan" for any NaN. */
-static void format_value(double x, char *buf, size_t len)
-{
-    if (isnan(x))
-        snprintf(buf, len, "nan");
-    else
-        snprintf(buf, len, "%.9g", x);
-}
-
 /* "index 5: expected 1.2345678, got nan". */
 void cml_format_mismatch(const cml_mismatch *m, char *buf, size_t len)
 {
     char exp[32], got[32];
-    format_value(m->expected, exp, sizeof exp);
-    format_value(m->got, got, sizeof got);
+    cml_format_value(m->expected, exp, sizeof exp);
+    cml_format_value(m->got, got, sizeof got);
     snprintf(buf, len, "index %llu: expected %s, got %s", (unsigned long long)m->index, exp, got);
 }
 
