@@ -1,4 +1,4 @@
-/* The command line (docs/ARCHITECTURE.md, "The lab binary") and the case specs it carries:
+/* The command line (docs/PROTOCOL.md, "The lab binary") and the case specs it carries:
  * what a lab binary was asked to run. The options are parsed once, by cml_main, and only read
  * after that, through cml_opts() and cml_seed(). */
 #include "cml_lab_int.h"

@@ -1,7 +1,7 @@
 /* The harness library every lab binary uses. A lab's harness.cu declares a table of tasks, each
  * with a run function that allocates, fills inputs and hands the student's launch to
  * cml_run_case(); the library parses the command line, drives the cases, poisons, checks,
- * writes outputs, times, and speaks the result protocol (docs/ARCHITECTURE.md). */
+ * writes outputs, times, and speaks the result protocol (docs/PROTOCOL.md). */
 #ifndef CML_LAB_H
 #define CML_LAB_H
 

@@ -1,5 +1,5 @@
-/* Reporting: how each case or table row ends, as a result-protocol record (docs/ARCHITECTURE.md,
- * "Result protocol") and the human line beside it. Graded runs (--case) write case and time
+/* Reporting: how each case or table row ends, as a result-protocol record (docs/PROTOCOL.md,
+ * "The result protocol") and the human line beside it. Graded runs (--case) write case and time
  * records; tables (self-learner mode, --bench) write rows and note records. The TODO mechanism
  * lives here too: a TODO is one of the ways a case ends. */
 #include "cml_lab_int.h"

@@ -1,4 +1,4 @@
-/* A fake lab binary in plain C: speaks the lab protocol (docs/ARCHITECTURE.md) exactly like a
+/* A fake lab binary in plain C: speaks the lab protocol (docs/PROTOCOL.md) exactly like a
  * real one, so the grader's pipeline can be tested on a machine without a GPU. It computes the
  * right outputs with common/cml_rand.h, then misbehaves as told:
  *   FAKE_MODE  right wrong nan nothing short todo crash hang flood exit3 slow slowonce

@@ -152,7 +152,7 @@ END_TEST
 /* The objects that refer to cml_judge, by `nm`: publish.o alone. */
 START_TEST(only_publish_calls_the_judge)
 {
-    char cmd[CML_PATH + 200], line[CML_PATH];
+    char cmd[CML_PATH + 200], line[256];
     cml_fmt(cmd, sizeof cmd, "cd '%s/build/obj/grader/src' && for o in */*.o; do "
             "nm -P \"$o\" | grep -q '^cml_judge U' && echo \"$o\"; done", test_root());
     FILE *p = popen(cmd, "r");
@@ -162,7 +162,8 @@ START_TEST(only_publish_calls_the_judge)
     while (fgets(line, sizeof line, p)) {
         n++;
         publish += strstr(line, "/publish.o") != NULL;
-        strncat(all, line, sizeof all - strlen(all) - 1);
+        size_t used = strlen(all);
+        snprintf(all + used, sizeof all - used, "%.200s", line);
     }
     pclose(p);
     ck_assert_msg(n == 1 && publish == 1, "objects calling cml_judge:\n%s", all);

@@ -1,4 +1,4 @@
-/* The result protocol parser: the records of docs/ARCHITECTURE.md, and whatever else a student's
+/* The result protocol parser: the records of docs/PROTOCOL.md, and whatever else a student's
  * process may write to the descriptor (garbage, huge lines, out-of-range indices). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* verify: real output files, built here from cml_rand.h with the formulas of
- * docs/ARCHITECTURE.md (not with the grader's own code), correct and broken in the ways a
+ * docs/SPEC.md (not with the grader's own code), correct and broken in the ways a
  * student's kernel breaks them. */
 #include <math.h>
 #include <stdlib.h>

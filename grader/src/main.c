@@ -1,4 +1,4 @@
-/* cml-grade: the command line. `grade` grades a submission (docs/ARCHITECTURE.md, "Grading one
+/* cml-grade: the command line. `grade` grades a submission (docs/ARCHITECTURE.md, "The path of a
  * submission"); `bench` prints the reference solutions' bandwidth tables on this GPU. */
 #include "args.h"
 #include "batch.h"

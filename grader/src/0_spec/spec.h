@@ -1,6 +1,6 @@
 /* The grading spec reader (spec.c, spec_task.c, spec_technique.c,
  * spec_sanitize.c, spec_draw.c, spec_words.c, spec_params.c): a lab's spec file into a
- * cml_lab_spec. Format in docs/ARCHITECTURE.md, "The grading spec".
+ * cml_lab_spec. Format in docs/SPEC.md.
  * Depends on cml.h (the spec types). spec_parse.h, the reader's internals, builds on it. */
 #ifndef CML_SPEC_H
 #define CML_SPEC_H

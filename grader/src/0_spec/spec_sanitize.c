@@ -1,7 +1,7 @@
 /* spec, compute-sanitizer directives. Every task whose cases all pass is run under memcheck,
  * racecheck, synccheck and initcheck (sanitize_phase.c); a task may turn tools off (a lab whose
  * lesson needs a benign race, say) and name the small cases they run, which are otherwise
- * chosen from its untimed cases (sanitize_run.c). Syntax in docs/ARCHITECTURE.md. */
+ * chosen from its untimed cases (sanitize_run.c). Syntax in docs/SPEC.md. */
 #include "spec.h"
 #include "spec_parse.h"
 

@@ -2,7 +2,7 @@
  * forbidden calls in a source file, Nsight Compute counters, the grader's CUPTI trace of the
  * student's calls) and the points they are worth.
  * compute-sanitizer is no technique check: it runs on every solved task (spec_sanitize.c). Each pattern is compiled here, so a bad regex is a spec error, never a
- * silently failing check. Syntax in docs/ARCHITECTURE.md. */
+ * silently failing check. Syntax in docs/SPEC.md. */
 #include "spec_parse.h"
 
 #include <regex.h>

@@ -1,4 +1,4 @@
-/* records: parse what a lab binary wrote through CML_RESULT_FD (docs/ARCHITECTURE.md, "The
+/* records: parse what a lab binary wrote through CML_RESULT_FD (docs/PROTOCOL.md, "The
  * result protocol"). The text comes from a process running student code, so nothing in it is
  * trusted: lines are read in place (never copied whole), every value is bounds- and
  * syntax-checked, strings are truncated on a UTF-8 boundary with control characters replaced

@@ -1,5 +1,5 @@
 /* The result protocol reader (records.c, records_line.c, records_types.c, records_claims.c):
- * what a lab binary wrote through CML_RESULT_FD into a cml_run_record (docs/ARCHITECTURE.md,
+ * what a lab binary wrote through CML_RESULT_FD into a cml_run_record (docs/PROTOCOL.md,
  * "The result protocol"). Depends on cml.h (the record types). records_parse.h, the reader's
  * internals, builds on it. */
 #ifndef CML_RECORDS_H

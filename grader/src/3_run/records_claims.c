@@ -1,8 +1,8 @@
-/* records_claims: the result channel read as what it is. The student's code shares the lab
- * process with the harness, so every record is a claim that code could have written. Outputs
- * are verified and bytes counted by the grader anyway; what is left to catch here is a record
- * no honest harness writes: anything after `done`, a case or a time nobody asked for, the
- * same case twice. One such record marks the whole run tampered (docs/ARCHITECTURE.md). */
+/* records_claims: the result channel read as what it is. The student's code shares the lab process
+ * with the harness, so every record is a claim that code could have written. Outputs are verified
+ * and bytes counted by the grader anyway; what is left to catch here is a record no honest harness
+ * writes: anything after `done`, a case or a time nobody asked for, the same case twice. One such
+ * record marks the whole run tampered (docs/PROTOCOL.md, "Records are claims"). */
 #include "records_parse.h"
 
 #include <stdarg.h>

@@ -30,7 +30,7 @@
 #define CML_SYNCCHECK 2
 #define CML_MAX_SANITIZE_CASES 4 /* `sanitize_case` lines per task */
 
-/* ---- the spec (grader/specs/NN_name.spec), see docs/ARCHITECTURE.md ---- */
+/* ---- the spec (grader/specs/NN_name.spec), see docs/SPEC.md ---- */
 typedef struct {
     char text[128];      /* the case as passed to --case, e.g. "rows=8191,cols=8193" */
     int timed;           /* the spec line ended in "time" */
