@@ -140,8 +140,9 @@ check-run: $(BUILD)/check_tests $(BUILD)/fake_lab $(BUILD)/cml-grade $(BUILD)/cm
 NVCC_FLAGS := -O3 -std=c++17 --extended-lambda --expt-relaxed-constexpr -arch=$(LAB_ARCH) -lineinfo \
               -DNVTX_DISABLE -Icommon \
               -Werror all-warnings -Xcompiler -Wall,-Wextra
-# The harness library: every .cu and .cpp of common/ but the probe (grader/src/build.c lists
-# the same files; tests/test_build.c checks that the two agree).
+# The harness library: every .cu and .cpp of common/ but the probe
+# (grader/src/2_build/build_common.c lists the same files; tests/test_build.c checks that the
+# two agree).
 COMMON_SRC := $(filter-out common/probe.cu,$(sort $(wildcard common/*.cu common/*.cpp)))
 COMMON_DEPS := $(wildcard common/*.h common/*.cu common/*.cpp)
 # The GPU probe (common/probe.cu, grader/src/3_run/probe.c), built with the grader so that a

@@ -2,7 +2,8 @@
  * includes it. Each file keeps its state file-local (static); what the others need of a file is
  * declared here under that file's name, so a reader sees who owns what. Host-only files are .cpp:
  * nvcc hands them straight to the host compiler, where a .cu costs ~0.6 s more for device passes
- * in every lab build. The Makefile and grader/src/build.c (CML_COMMON_SOURCES) list them all. */
+ * in every lab build. The Makefile and grader/src/2_build/build_common.c (CML_COMMON_SOURCES)
+ * list them all. */
 #ifndef CML_LAB_INT_H
 #define CML_LAB_INT_H
 

@@ -43,6 +43,7 @@ void layers_add(Suite *s);       /* tests/test_layers.c: base/ includes only bas
 void layers_calls_add(Suite *s); /* tests/test_layers_calls.c: no call cycle between folders */
 void layers_files_add(Suite *s); /* tests/test_layers_files.c: no cycle between files */
 void docs_links_add(Suite *s);   /* tests/test_docs_links.c: no page cites a missing file */
+void docs_links_code_add(Suite *s); /* tests/test_docs_links_code.c: nor a code comment */
 Suite *batch_suite(void);    /* tests/test_batch.c: batch, resume, regrade, slurm script */
 Suite *platforms_suite(void); /* tests/test_platforms.c: course platform downloads and imports */
 void batch_lock_add(Suite *s); /* tests/test_batch_lock.c: the GPU lock, in the batch suite */

@@ -81,7 +81,7 @@ static void *worker(void *arg)
 }
 
 /* Every attack graded once, one per core at a time, before the tests (about 3 s of nvcc each:
- * the student file, the harness and common/cml_lab.cu). */
+ * the student file, the harness and the files of common/). */
 static void grade_all(void)
 {
     nattacks = attack_find(&attacks);

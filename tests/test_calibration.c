@@ -1,4 +1,4 @@
-/* The calibration file (grader/src/class/calibration.c): what it saves it loads back, a
+/* The calibration file (grader/src/5_time/calibration.c): what it saves it loads back, a
  * damaged file is refused with a message, and a file from another GPU is not used. The end to
  * end tests on the fake repository are in tests/test_calibration_cli.c. */
 #include <check.h>

@@ -1,6 +1,6 @@
 /* The docs point only at files that exist: every relative Markdown link (resolved from the page's
- * folder, an anchor dropped) and every repository path written in backticks (`docs/X.md`,
- * `grader/src/...c`, resolved from the root) of every Markdown page of the repository. Paths
+ * folder, an anchor dropped) and every repository path written in backticks (`docs/TRUST.md`,
+ * `grader/src/base/util.c`, resolved from the root) of every Markdown page of the repository. Paths
  * with the placeholder NN (`labs/NN_name/EXERCISE.md`) and links inside code spans are not
  * references; a glob (`grader/src/sandbox/sandbox*.c`) must name at least one file. Added to the
  * sheets suite. No GPU. */

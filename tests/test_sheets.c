@@ -146,6 +146,7 @@ Suite *sheets_suite(void)
     suite_add_tcase(s, tc);
     sheets_rules_add(s);
     docs_links_add(s);
+    docs_links_code_add(s);
     layers_add(s);
     layers_calls_add(s);
     layers_files_add(s);

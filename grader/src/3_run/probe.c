@@ -255,7 +255,7 @@ void cml_probe(const char *root, const char *cache_dir, cml_probe_result *p)
     char bin[CML_PATH];
     if (probe_binary(root, cache_dir, bin, sizeof bin, p->reason, sizeof p->reason) == 0)
     {
-        cml_gpu_hold(); /* built without the batch's GPU lock, run with it (class.h) */
+        cml_gpu_hold(); /* built without the batch's GPU lock, run with it (gpu_lock.h) */
         run_probe(bin, cache_dir, p);
         cml_gpu_release();
         if (p->have_gpu)

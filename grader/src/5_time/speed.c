@@ -1,10 +1,10 @@
-/* score: points from the verdicts and the times. Correctness is shared equally by a task's
- * cases; performance counts only when every case passed, as the ratio of the student's time to
- * the reference solution's time measured in the same grading on the same GPU. Whatever goes
- * wrong on the grader's side (no reference time) never costs the student points; a practice
- * grade (no reference solution at all) judges speed as speed_practice.c says. What scoring
- * finds (a case failure and its words, the speed credit and its words, a forged record) goes
- * into the task's findings; the judge (judge.c) decides from them when results are published. */
+/* speed: what a task's verified cases and the times of the student's and the reference's runs
+ * say, as findings. Correctness is shared equally by a task's cases; speed counts only when
+ * every case passed, as the ratio of the student's time to the reference solution's time
+ * measured in the same grading on the same GPU. Whatever goes wrong on the grader's side (no
+ * reference time) never costs the student points; a practice grade (no reference solution at
+ * all) judges speed as speed_practice.c says. The judge (7_judge/judge.c) decides from these
+ * findings when the results are published. */
 #include "speed.h"
 #include "findings.h"
 #include "verify.h"

@@ -1,4 +1,4 @@
-/* Scoring (speed.c): what a task's case verdicts and the times of the student's and the
+/* Speed (speed.c): what a task's case verdicts and the times of the student's and the
  * reference's runs say, recorded as findings (how its cases failed, its credit, its speed and
  * the words for them); the judge (judge.h) turns them into a status, points and a detail when
  * the results are published.

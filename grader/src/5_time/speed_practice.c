@@ -1,4 +1,4 @@
-/* score_practice: speed in a practice grade, where no reference solution can be timed (the
+/* speed_practice: speed in a practice grade, where no reference solution can be timed (the
  * student bundle has no solutions/). The student's bandwidth is compared with this GPU's own
  * copy bandwidth (or pinned link, for host-involved tasks), measured in the same run, against
  * the fraction the reference reaches on the course GPUs (the spec's practice_fraction): a

@@ -134,7 +134,7 @@ int cml_grade(const cml_grade_opts *o, const cml_lab_spec *specs, int nspecs, cm
     snprintf(g->sandbox_missing, sizeof g->sandbox_missing, "%s",
              cml_sandbox_caps_get()->missing);
     int use_cal = 0;
-    cml_gpu_hold_path(o->gpu_lock); /* each GPU run below holds it (class.h) */
+    cml_gpu_hold_path(o->gpu_lock); /* each GPU run below holds it (gpu_lock.h) */
     if (find_gpu(o, g, err, errlen) < 0)
         return -1;
     /* this grading's cases: the spec's own, and those its `draw` lines draw from the seed */

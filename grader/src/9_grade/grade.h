@@ -1,6 +1,7 @@
-/* Grade: the pipeline for one submission. Stage and build every selected lab (in parallel),
- * then, one lab at a time (one GPU), run the reference for its timings and the student once per
- * task, verify, score, and rewrite the reports after each lab. */
+/* Grade: the conductor of one submission through the steps (docs/ARCHITECTURE.md, "The path
+ * of a submission"). Stage and build every selected lab (in parallel); run the labs two at a time
+ * (one on the GPU while the one before is verified), publishing each and rewriting the reports
+ * as it ends; then the sanitizer and technique phases, and the final publication. */
 #ifndef CML_GRADE_H
 #define CML_GRADE_H
 
@@ -13,12 +14,14 @@
 
 
 
-/* Grade one lab from built binaries: one reference run with --no-output for the timed cases
- * (with the reference's own timings), then one student run per task with all that task's cases,
- * each into a fresh out-dir; verify every case, score every task, fill out (spec, tasks, scores,
- * ref_run, wall_s; built set, ref_built when ref_bin is not NULL: without it, no reference
- * timings). A crash, a timeout or a missing `done` costs
- * only that task. Returns 0, or -1 when a run folder could not be made (out still filled). */
+/* Grade one lab from built binaries: the reference's timed cases with --no-output (its own
+ * timings), then the student's runs (consecutive tasks that fit one run share it, a task whose
+ * shared verdict does not stand runs alone), each into a fresh out-dir; every case verified and
+ * every task's findings recorded into out (spec, tasks, ref_run, wall_s; built set, ref_built
+ * when ref_bin is not NULL: without it, no reference timings). Unless o->technique_later, the
+ * technique checks run and the lab is published (judged, totalled); else the pipeline does both
+ * later. A crash, a timeout or a missing `done` costs only that task. Returns 0, or -1 when a
+ * run folder could not be made (out still filled). */
 int cml_grade_lab_with_binaries(const cml_lab_spec *spec, const char *student_bin,
                                 const char *ref_bin, const cml_run_opts *o, cml_lab_result *out);
 
