@@ -149,24 +149,52 @@ START_TEST(only_publish_writes_a_verdict)
 }
 END_TEST
 
-/* The objects that refer to cml_judge, by `nm`: publish.o alone. */
-START_TEST(only_publish_calls_the_judge)
+/* The objects under root (a shell glob of sources, each object at build/obj/<source>.o) that
+ * refer to cml_judge, by `nm`, one per line into all; how many, and *publish how many of them
+ * are publish.o. Objects of sources that no longer exist are not read: a build folder may keep
+ * those of files since moved. */
+static int judge_callers(const char *root, const char *sources, char *all, size_t len,
+                         int *publish)
 {
-    char cmd[CML_PATH + 200], line[256];
-    cml_fmt(cmd, sizeof cmd, "cd '%s/build/obj/grader/src' && for o in */*.o; do "
-            "nm -P \"$o\" | grep -q '^cml_judge U' && echo \"$o\"; done", test_root());
+    char cmd[CML_PATH + 300], line[256];
+    cml_fmt(cmd, sizeof cmd, "cd '%s' && for c in %s; do o=build/obj/${c%%.c}.o; [ -f \"$o\" ] "
+            "&& nm -P \"$o\" | grep -q '^cml_judge U' && echo \"$o\"; done", root, sources);
     FILE *p = popen(cmd, "r");
     ck_assert(p != NULL);
-    int n = 0, publish = 0;
-    char all[1024] = "";
+    int n = 0;
+    *publish = 0;
+    all[0] = '\0';
     while (fgets(line, sizeof line, p)) {
         n++;
-        publish += strstr(line, "/publish.o") != NULL;
+        *publish += strstr(line, "/publish.o") != NULL;
         size_t used = strlen(all);
-        snprintf(all + used, sizeof all - used, "%.200s", line);
+        snprintf(all + used, len - used, "%.200s", line);
     }
     pclose(p);
+    return n;
+}
+
+START_TEST(only_publish_calls_the_judge)
+{
+    char all[1024];
+    int publish, n = judge_callers(test_root(), "grader/src/*/*.c", all, sizeof all, &publish);
     ck_assert_msg(n == 1 && publish == 1, "objects calling cml_judge:\n%s", all);
+}
+END_TEST
+
+/* The scan itself: an object that calls cml_judge is found, one that defines it is not. */
+START_TEST(a_call_of_the_judge_is_found)
+{
+    char dir[CML_PATH], cmd[2 * CML_PATH + 200], all[1024];
+    test_tmpdir(dir, sizeof dir);
+    cml_fmt(cmd, sizeof cmd, "cd '%s' && mkdir -p src build/obj/src && "
+            "printf 'void cml_judge(void);\\nvoid f(void) { cml_judge(); }\\n' > src/a.c && "
+            "printf 'void cml_judge(void) {}\\n' > src/b.c && "
+            "cc -c src/a.c -o build/obj/src/a.o && cc -c src/b.c -o build/obj/src/b.o", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    int publish, n = judge_callers(dir, "src/*.c", all, sizeof all, &publish);
+    ck_assert_msg(n == 1 && publish == 0 && strstr(all, "build/obj/src/a.o"), "%d: %s", n, all);
+    cml_rmtree(dir);
 }
 END_TEST
 
@@ -180,5 +208,6 @@ void judge_add(Suite *s)
     tcase_add_test(tc, a_written_status_is_found);
     tcase_add_test(tc, only_publish_writes_a_verdict);
     tcase_add_test(tc, only_publish_calls_the_judge);
+    tcase_add_test(tc, a_call_of_the_judge_is_found);
     suite_add_tcase(s, tc);
 }
