@@ -11,12 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* "--case 1.1,n=4097,time" for case c of task t. */
-static void case_arg(const cml_task_spec *t, const cml_case_spec *c, char *buf, size_t len)
-{
-    cml_case_arg(t, c->text, c->timed, buf, len);
-}
-
 /* What the grader asks the run of cl: the task and time flag of each --case. */
 static void asked_of(const cml_lab_spec *spec, const case_list *cl, cml_run_asked *asked)
 {
@@ -36,7 +30,8 @@ void cml_case_list_text(const cml_lab_spec *spec, const case_list *cl, char *buf
     for (int i = 0; i < cl->n && at < len; i++) {
         char one[200];
         const cml_task_spec *t = &spec->tasks[cl->task[i]];
-        case_arg(t, &t->cases[cl->tcase[i]], one, sizeof one);
+        cml_case_arg(t, t->cases[cl->tcase[i]].text, t->cases[cl->tcase[i]].timed, one,
+                     sizeof one);
         at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? " " : "", one);
     }
 }
@@ -110,7 +105,8 @@ void cml_lab_run(const char *bin, const char *sha, const cml_lab_spec *spec,
         argv[a++] = "--link-bw";
     for (int i = 0; i < cl->n; i++) {
         const cml_task_spec *t = &spec->tasks[cl->task[i]];
-        case_arg(t, &t->cases[cl->tcase[i]], cases[i], sizeof cases[i]);
+        cml_case_arg(t, t->cases[cl->tcase[i]].text, t->cases[cl->tcase[i]].timed, cases[i],
+                     sizeof cases[i]);
         argv[a++] = "--case";
         argv[a++] = cases[i];
     }

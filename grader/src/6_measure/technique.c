@@ -243,9 +243,10 @@ static int launched(const cml_technique_env *env, const char *file, const char *
 }
 
 /* Contract in technique.h. */
-void cml_tech_code(const cml_lab_spec *spec, const cml_tech_spec *c,
+void cml_tech_code(const cml_lab_spec *spec, const cml_task_spec *t, const cml_tech_spec *c,
                    const cml_technique_env *env, cml_tech_result *out)
 {
+    (void)t; /* the kernel is c->scope */
     char found[160], why[300] = "";
     int sass = c->kind == CML_TECH_SASS, hit = 0, tried = 0;
     out->state = CML_TECH_NOT_CHECKED;

@@ -36,10 +36,15 @@ typedef struct {
     int ntraced;
 } cml_technique_env;
 
+/* Every kind's check has one shape (technique_kinds.c's rows): check c of task t of lab spec,
+ * from env, into out. */
+typedef void cml_tech_check(const cml_lab_spec *spec, const cml_task_spec *t,
+                            const cml_tech_spec *c, const cml_technique_env *env,
+                            cml_tech_result *out);
+
 /* ptx or sass check c: a line of the student's code (of the kernel c->scope, when set, which
  * host code must launch) matches; into out. */
-void cml_tech_code(const cml_lab_spec *spec, const cml_tech_spec *c,
-                   const cml_technique_env *env, cml_tech_result *out);
+cml_tech_check cml_tech_code;
 
 /* technique_kinds.c: one row per kind of technique check. A check that reads the build's
  * evidence (PTX, SASS, sources) runs with or without a GPU and is refused when that evidence
@@ -49,8 +54,7 @@ enum cml_tech_reads { CML_TECH_READS_BUILD, CML_TECH_MEASURES_RUN };
 typedef struct {
     const char *name;          /* in the spec and the reports: "ptx", "ncu", ... */
     enum cml_tech_reads reads;
-    void (*check)(const cml_lab_spec *spec, const cml_task_spec *t, const cml_tech_spec *c,
-                  const cml_technique_env *env, cml_tech_result *out);
+    cml_tech_check *check;
 } cml_tech_kind_row;
 /* Kind k's row; a row named "?" that checks nothing for a value outside the enum. */
 const cml_tech_kind_row *cml_tech_kind(enum cml_tech_kind k);
@@ -67,8 +71,7 @@ char *cml_tech_evidence(const cml_technique_env *env, const char *file, const ch
 
 /* source_check.c: forbid, on the file as compiled and on which other student file's functions
  * it calls. */
-void cml_tech_forbid(const cml_lab_spec *spec, const cml_tech_spec *c,
-                     const cml_technique_env *env, cml_tech_result *out);
+cml_tech_check cml_tech_forbid;
 
 /* source_check.c: the lines of `file` in the preprocessed text `ii` (nvcc's .cpp1.ii), every
  * other line left empty so that line k of the result is line k of ii, string and character

@@ -285,9 +285,10 @@ static void judge_rows(const cml_tech_spec *c, const cml_proc_result *r, const c
 }
 
 /* Contract in technique_run.h. */
-void cml_tech_ncu(const cml_tech_spec *c, const cml_task_spec *t, const cml_technique_env *env,
-                  cml_tech_result *out)
+void cml_tech_ncu(const cml_lab_spec *spec, const cml_task_spec *t, const cml_tech_spec *c,
+                  const cml_technique_env *env, cml_tech_result *out)
 {
+    (void)spec; /* the task's own cases */
     char ncu[CML_PATH], one[200];
     cml_ncu_runs alone = {0}, *runs = env->ncu ? env->ncu : &alone;
     out->state = CML_TECH_NOT_CHECKED;

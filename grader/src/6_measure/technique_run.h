@@ -60,8 +60,7 @@ void cml_trace_collect(const cml_lab_spec *spec, const cml_task_spec *t,
 /* Check c (kind trace) of task t, into out: from the run in env->traced for t's case when
  * there is one, else from a run made now (once per task while env->ncu keeps it, in
  * runs->trace). */
-void cml_tech_trace(const cml_lab_spec *spec, const cml_tech_spec *c, const cml_task_spec *t,
-                    const cml_technique_env *env, cml_tech_result *out);
+cml_tech_check cml_tech_trace;
 
 /* technique_run.c: "1.1,n=4097" (never "time"), the case an ncu or trace check of t runs: its
  * ncu_case, else its first. */
@@ -97,7 +96,6 @@ typedef struct cml_ncu_runs {
 void cml_ncu_task_forget(cml_ncu_runs *runs);
 void cml_ncu_runs_free(cml_ncu_runs *runs);
 int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_technique_env *env);
-void cml_tech_ncu(const cml_tech_spec *c, const cml_task_spec *t, const cml_technique_env *env,
-                  cml_tech_result *out);
+cml_tech_check cml_tech_ncu;
 
 #endif /* CML_TECHNIQUE_RUN_H */

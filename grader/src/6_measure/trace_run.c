@@ -194,7 +194,7 @@ void cml_trace_collect(const cml_lab_spec *spec, const cml_task_spec *t,
 }
 
 /* Contract in technique_run.h. */
-void cml_tech_trace(const cml_lab_spec *spec, const cml_tech_spec *c, const cml_task_spec *t,
+void cml_tech_trace(const cml_lab_spec *spec, const cml_task_spec *t, const cml_tech_spec *c,
                     const cml_technique_env *env, cml_tech_result *out)
 {
     char one[200], key[CML_PATH + 256];
