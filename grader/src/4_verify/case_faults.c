@@ -22,10 +22,10 @@ static int guard_fault(const cml_case_record *c)
                                                 strncmp(c->msg, "guard region:", 13) == 0);
 }
 
-/* Contract in verify.h. What the failed cases of r showed, as enum cml_fault bits (WRONG always): the student's run
- * reached a TODO of this task, its kernels touched memory outside their buffers, the harness
- * reported another CUDA error, a failed case has no result from a run that never said `done`.
- * Which of them names the status is the judge's table. */
+/* Contract in verify.h. What the failed cases of r showed, as enum cml_fault bits (WRONG always):
+ * the student's run reached a TODO of this task, its kernels touched memory outside their buffers,
+ * the harness reported another CUDA error, a failed case has no result from a run that never said
+ * `done`. Which of them names the status is the judge's table. */
 unsigned cml_case_faults(const cml_task_result *r, const cml_run_record *run)
 {
     const char *id = r->spec->id;
@@ -46,8 +46,8 @@ unsigned cml_case_faults(const cml_task_result *r, const cml_run_record *run)
     return f | (missing && !(run && run->done) ? CML_FAULT_NO_RESULT : 0);
 }
 
-/* Contract in verify.h. The first failing case's reason ("case n=4097: ..."; TODOs as they are) into buf; "" when
- * every case passed. */
+/* Contract in verify.h. The first failing case's reason ("case n=4097: ..."; TODOs as they are)
+ * into buf; "" when every case passed. */
 void cml_failure_words(const cml_task_result *r, char *buf, size_t len)
 {
     int f = first_failure(r);

@@ -1,13 +1,13 @@
-/* The runs that time a task: the reference's timed cases (reference_runs.c) and, after the student's
- * run, the task's time findings with a second measurement where speed falls short
+/* The runs that time a task: the reference's timed cases (reference_runs.c) and, after the
+ * student's run, the task's time findings with a second measurement where speed falls short
  * (time_task.c). Depends on lab_run.h (the runs) and through it on records.h. */
 #ifndef CML_TIME_RUNS_H
 #define CML_TIME_RUNS_H
 
 #include "lab_run.h"
 
-/* reference_runs.c: the reference's timed cases of a lab, with --no-output, CML_MAX_RUN_CASES per run
- * (one run for any ordinary lab): each taken from o->cal where it holds that run, else measured
+/* reference_runs.c: the reference's timed cases of a lab, with --no-output, CML_MAX_RUN_CASES per
+ * run (one run for any ordinary lab): each taken from o->cal where it holds that run, else measured
  * (and stored into o->cal_out when set). Fills out->ref_run with the first run's records,
  * out->ref_calibrated with how many runs came from the calibration, and per_task[t] with task t's
  * records. */

@@ -118,17 +118,17 @@ void cml_report_san_text(FILE *f, const cml_task_result *r);
 void cml_report_san_task_json(json_w *w, const cml_task_result *r);
 void cml_report_san_phase_json(json_w *w, const cml_grading *g);
 
-/* report_hint.c: the hint a report shows for r: where it points (the lecture note) and what it says; for a
- * tampered task, what the grader verifies instead of the spec's hint. *text may be "". */
+/* report_hint.c: the hint a report shows for r: where it points (the lecture note) and what it
+ * says; for a tampered task, what the grader verifies instead of the spec's hint. *text may be
+ * "". */
 void cml_task_hint(const cml_task_result *r, const char *note, const char **where,
                    const char **text);
 
-/* report_write.c: write record.json, summary.tsv, feedback.md, feedback.html and, with a GPU, results.json
- * (Gradescope) and junit.xml for g into out_dir; without a GPU those two are removed, since a
- * grade they would show is none. The student's files (results.json, feedback.md,
- * feedback.html, junit.xml) come from cml_student_view (report.h): paths relative to the
- * submission or the lab, none of the server's folders; record.json and summary.tsv keep them.
- * 0 on success. */
+/* report_write.c: write record.json, summary.tsv, feedback.md, feedback.html and, with a GPU,
+ * results.json (Gradescope) and junit.xml for g into out_dir; without a GPU those two are removed,
+ * since a grade they would show is none. The student's files (results.json, feedback.md,
+ * feedback.html, junit.xml) come from cml_student_view (report.h): paths relative to the submission
+ * or the lab, none of the server's folders; record.json and summary.tsv keep them. 0 on success. */
 int cml_write_reports(const char *out_dir, const cml_grading *g);
 
 #endif /* CML_REPORT_H */

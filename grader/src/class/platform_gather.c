@@ -88,7 +88,8 @@ int cml_download_open(const char *submissions, const char *out, char *dir, size_
                  "download (folder or .zip)", submissions ? submissions : "(none)");
     else if (!kind)
         snprintf(dir, len, "%s", abs);
-    else if (cml_fmt(dir, len, "%s/download", out) < 0 || cml_plan_extract(abs, kind, dir, why, sizeof why) < 0)
+    else if (cml_fmt(dir, len, "%s/download", out) < 0 ||
+             cml_plan_extract(abs, kind, dir, why, sizeof why) < 0)
         rc = -1;
     if (rc < 0 && why[0])
         snprintf(err, errlen, "the download %s was not unpacked: %s", submissions, why + 12);
