@@ -277,7 +277,7 @@ START_TEST(grader_compiles_the_common_sources_the_makefile_does)
         free(list[i]);
     }
     free(list);
-    ck_assert_msg(!missing[0] && found == CML_NCOMMON, "CML_COMMON_SOURCES (2_build/build_common.c) "
+    ck_assert_msg(!missing[0] && found == CML_NCOMMON, "CML_COMMON_SOURCES (build_common.c) "
                   "lists %d files; common/ holds %d, and these are not listed:%s", CML_NCOMMON,
                   found, missing);
 }
