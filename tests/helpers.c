@@ -188,3 +188,17 @@ void judge_as(cml_task_result *r, enum cml_status s, const char *why)
                 r->found.stopped = k;
     cml_publish_task(r);
 }
+
+/* Contract in helpers.h. */
+void each_symbol(const char *obj, void (*fn)(void *ctx, const char *name, char type),
+                 void *ctx)
+{
+    char cmd[CML_PATH + 32], line[512], name[400], type[8];
+    ck_assert(cml_fmt(cmd, sizeof cmd, "nm -P '%s' 2>/dev/null", obj) == 0);
+    FILE *p = popen(cmd, "r");
+    ck_assert_msg(p != NULL, "cannot run nm on %s", obj);
+    while (fgets(line, sizeof line, p))
+        if (sscanf(line, "%399s %7s", name, type) == 2)
+            fn(ctx, name, type[0]);
+    pclose(p);
+}

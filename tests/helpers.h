@@ -84,4 +84,9 @@ void fake_grade(const cml_lab_spec *spec, const char *mode, const char *task,
  * as stopped. why: the finding's words. Then publishes (judges). */
 void judge_as(cml_task_result *r, enum cml_status s, const char *why);
 
+/* fn(ctx, name, type) for every symbol `nm -P` lists in the object file obj (type its letter:
+ * 'T', 'U', ...); names of 400 bytes or more are skipped. For the layer tests' call graphs. */
+void each_symbol(const char *obj, void (*fn)(void *ctx, const char *name, char type),
+                 void *ctx);
+
 #endif /* CML_TEST_HELPERS_H */

@@ -30,23 +30,31 @@ typedef struct {
     int ndef, nuse;
 } sym_table;
 
+/* One object's symbols going into a table, for read_symbols. */
+typedef struct {
+    sym_table *t;
+    const char *file;
+    int a;
+} object_syms;
+
+static void add_symbol(void *ctx, const char *name, char type)
+{
+    object_syms *os = ctx;
+    sym_table *t = os->t;
+    int defined = strchr("TDBRV", type) != NULL, used = type == 'U';
+    sym *s = strlen(name) >= sizeof t->def[0].name ? NULL
+             : defined && t->ndef < MAX_SYMS ? &t->def[t->ndef++]
+             : used && t->nuse < MAX_SYMS ? &t->use[t->nuse++] : NULL;
+    if (s)
+        snprintf(s->name, sizeof s->name, "%s", name),
+            snprintf(s->file, sizeof s->file, "%.39s", os->file), s->folder = os->a;
+}
+
 /* The global symbols `obj` (of folder a, source file `file`) defines and uses, into t. */
 static void read_symbols(sym_table *t, const char *obj, const char *file, int a)
 {
-    char cmd[CML_PATH + 32], line[512], name[400], type[8];
-    ck_assert(cml_fmt(cmd, sizeof cmd, "nm -P '%s' 2>/dev/null", obj) == 0);
-    FILE *p = popen(cmd, "r");
-    ck_assert_msg(p != NULL, "cannot run nm on %s", obj);
-    while (fgets(line, sizeof line, p))
-        if (sscanf(line, "%399s %7s", name, type) == 2 && strlen(name) < sizeof t->def[0].name) {
-            int defined = strchr("TDBRV", type[0]) != NULL, used = type[0] == 'U';
-            sym *s = defined && t->ndef < MAX_SYMS ? &t->def[t->ndef++]
-                     : used && t->nuse < MAX_SYMS ? &t->use[t->nuse++] : NULL;
-            if (s)
-                snprintf(s->name, sizeof s->name, "%s", name),
-                    snprintf(s->file, sizeof s->file, "%.39s", file), s->folder = a;
-        }
-    pclose(p);
+    object_syms os = { t, file, a };
+    each_symbol(obj, add_symbol, &os);
 }
 
 /* The edges of every use that another folder's object defines. */

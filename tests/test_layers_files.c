@@ -42,27 +42,35 @@ static void add_files(file_graph *g, const char *rel)
     closedir(d);
 }
 
+/* One object's symbols going into a table, for read_symbols. */
+typedef struct {
+    file_syms *t;
+    int v;
+} node_syms;
+
+static void add_symbol(void *ctx, const char *name, char type)
+{
+    node_syms *ns = ctx;
+    file_syms *t = ns->t;
+    int defined = strchr("TDBRVW", type) != NULL, used = type == 'U';
+    file_sym *s = strlen(name) >= sizeof t->def[0].name ? NULL
+                  : defined && t->ndef < MAX_FILE_SYMS ? &t->def[t->ndef++]
+                  : used && t->nuse < MAX_FILE_SYMS ? &t->use[t->nuse++] : NULL;
+    if (s)
+        snprintf(s->name, sizeof s->name, "%s", name), s->file = ns->v;
+}
+
 /* The global symbols the object of node v (a .c) defines and uses, into t; 0 when it has no
  * object (a source make has not built). */
 static int read_symbols(file_syms *t, const file_graph *g, int v)
 {
-    char obj[CML_PATH], cmd[CML_PATH + 32], line[512], name[400], type[8];
+    char obj[CML_PATH];
     size_t n = strlen(g->name[v]);
     if (cml_fmt(obj, sizeof obj, "%s/build/obj/grader/src/%.*so", test_root(), (int)(n - 1),
                 g->name[v]) != 0 || access(obj, R_OK) != 0)
         return 0;
-    ck_assert(cml_fmt(cmd, sizeof cmd, "nm -P '%s' 2>/dev/null", obj) == 0);
-    FILE *p = popen(cmd, "r");
-    ck_assert_msg(p != NULL, "cannot run nm on %s", obj);
-    while (fgets(line, sizeof line, p))
-        if (sscanf(line, "%399s %7s", name, type) == 2 && strlen(name) < sizeof t->def[0].name) {
-            int defined = strchr("TDBRVW", type[0]) != NULL, used = type[0] == 'U';
-            file_sym *s = defined && t->ndef < MAX_FILE_SYMS ? &t->def[t->ndef++]
-                          : used && t->nuse < MAX_FILE_SYMS ? &t->use[t->nuse++] : NULL;
-            if (s)
-                snprintf(s->name, sizeof s->name, "%s", name), s->file = v;
-        }
-    pclose(p);
+    node_syms ns = { t, v };
+    each_symbol(obj, add_symbol, &ns);
     return 1;
 }
 
