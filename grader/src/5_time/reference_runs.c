@@ -75,7 +75,7 @@ static void live_run(const cml_lab_spec *spec, const char *ref_bin, const case_l
                 spec->lab);
 }
 
-/* Contract in grade.h. */
+/* Contract in time_runs.h. */
 void cml_reference_runs(const cml_lab_spec *spec, const char *ref_bin, const cml_run_opts *o,
                            cml_lab_result *out, cml_run_record *per_task)
 {

@@ -88,7 +88,7 @@ static void take_speed(cml_task_result *r, const cml_task_result *src)
     memcpy(r->found.why, src->found.why, sizeof r->found.why);
 }
 
-/* Contract in lab_run.h. */
+/* Contract in time_runs.h. */
 void cml_time_task(const cml_lab_spec *spec, int ti, const char *bin, const char *ref_bin,
                    const cml_run_record *student, const cml_run_record *ref,
                    const cml_run_opts *o, cml_task_result *r)

@@ -40,7 +40,7 @@ static void nothing_to_check(cml_grading *g, int l, unsigned needed)
             }
 }
 
-/* Contract in grade.h. */
+/* Contract in sanitize.h. */
 void cml_sanitize_mark(cml_lab_result *lab)
 {
     for (int i = 0; i < lab->ntasks; i++) {
@@ -170,7 +170,7 @@ static void *beside_thread(void *b)
     return NULL;
 }
 
-/* Contract in grade.h. */
+/* Contract in sanitize.h. */
 void cml_sanitize_phase(cml_grading *g, const char *const bins[], const unsigned needed[],
                         const cml_run_opts *o, const cml_beside *beside)
 {
