@@ -121,10 +121,10 @@ $(BUILD)/fake_lab: tests/fake_lab.c tests/fake_lab_attacks.c tests/fake_lab_atta
 LAB_ARG = $(if $(LAB), --lab '$(subst ','\'',$(LAB))')
 SUBMISSION_ARG = $(if $(SUBMISSION), --submission '$(subst ','\'',$(SUBMISSION))')
 
-grade: $(BUILD)/cml-grade $(BUILD)/cml-probe
+grade: $(BUILD)/cml-grade $(BUILD)/cml-probe $(TRACE_LIB)
 	$(BUILD)/cml-grade grade$(LAB_ARG)$(SUBMISSION_ARG)
 
-bench: $(BUILD)/cml-grade $(BUILD)/cml-probe
+bench: $(BUILD)/cml-grade $(BUILD)/cml-probe $(TRACE_LIB)
 	$(BUILD)/cml-grade bench$(LAB_ARG)
 
 # Check is needed only here: ensure-check.sh installs it (as root, with apt) or says how.
@@ -132,7 +132,7 @@ check:
 	scripts/ensure-check.sh
 	$(MAKE) --no-print-directory check-run
 
-check-run: $(BUILD)/check_tests $(BUILD)/fake_lab $(BUILD)/cml-grade $(BUILD)/cml-confine
+check-run: $(BUILD)/check_tests $(BUILD)/fake_lab $(BUILD)/cml-grade $(BUILD)/cml-confine $(TRACE_LIB)
 	$(BUILD)/check_tests
 
 # ---- lab binaries: a lab folder is harness.cu plus its other .cu files; a solution folder

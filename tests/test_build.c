@@ -422,6 +422,34 @@ START_TEST(trace_library_builds_with_libcupti_beside_it)
 }
 END_TEST
 
+/* Every command that grades builds what grading uses (issue 44): `make grade` and `make bench`
+ * (a TA's grading, the student's own) and `make check` build the trace library, so that none
+ * of them silently leaves the trace checks "not checked" where the course server runs them.
+ * A dry run of each in an empty build folder must name the library; where the toolkit has no
+ * CUPTI, `trace-lib` says so and there is nothing to build. */
+START_TEST(every_grading_command_builds_the_trace_library)
+{
+    static const char *const goals[] = {"grade", "bench", "check-run"};
+    char tmp[64], cmd[1024];
+    int rc;
+    test_tmpdir(tmp, sizeof tmp);
+    snprintf(cmd, sizeof cmd, "cd '%s' && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s "
+             "--no-print-directory BUILD='%s' -n trace-lib 2>&1", test_root(), tmp);
+    char *out = shell(cmd, &rc);
+    const int no_cupti = strstr(out, "no CUPTI") != NULL;
+    free(out);
+    for (size_t i = 0; i < sizeof goals / sizeof *goals && !no_cupti; i++) {
+        snprintf(cmd, sizeof cmd, "cd '%s' && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n "
+                 "--no-print-directory BUILD='%s' %s 2>&1", test_root(), tmp, goals[i]);
+        out = shell(cmd, &rc);
+        ck_assert_msg(strstr(out, "libcml-trace.so") != NULL,
+                      "make %s does not build the trace library: %.400s", goals[i], out);
+        free(out);
+    }
+    cml_rmtree(tmp);
+}
+END_TEST
+
 /* One test per spec in grader/specs and side. */
 Suite *build_suite(void)
 {
@@ -447,6 +475,7 @@ Suite *build_suite(void)
     tcase_add_test(tc, makefile_compiles_labs_with_the_graders_language_flags);
     tcase_add_test(tc, prebuilt_probe_is_used_while_common_is_older);
     tcase_add_test(tc, trace_library_builds_with_libcupti_beside_it);
+    tcase_add_test(tc, every_grading_command_builds_the_trace_library);
     tcase_add_test(tc, lab_binaries_follow_the_architecture);
     tcase_add_loop_test(tc, skeleton_compiles_without_warnings, 0, nspecs);
     tcase_add_loop_test(tc, solution_compiles_without_warnings, 0, nspecs);

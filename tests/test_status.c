@@ -3,6 +3,7 @@
  * the table is pinned here against the list docs/ARCHITECTURE.md gives. */
 #include <string.h>
 
+#include "findings.h"
 #include "helpers.h"
 #include "judge.h"
 #include "speed.h"
@@ -173,6 +174,36 @@ START_TEST(judge_follows_the_precedence_of_findings)
 }
 END_TEST
 
+/* A check that was due and did not run keeps its points, and a course grading counts it (exit
+ * 3, `course_unchecked` in results.json); a practice grading does not, a check that ran and
+ * passed or failed never counts, and neither does one of a task whose cases failed (it was
+ * never due). */
+START_TEST(unchecked_checks_count_in_course_gradings_only)
+{
+    static cml_grading g;
+    memset(&g, 0, sizeof g);
+    r.found.checked = 1;
+    r.tech[0].state = CML_TECH_NOT_CHECKED;
+    g.nlabs = 1, g.labs[0].ntasks = 1, g.labs[0].tasks[0] = r;
+    ck_assert_int_eq(cml_unchecked(&r), 1);
+    ck_assert_int_eq(cml_course_unchecked(&g), 1);
+    g.labs[0].practice = 1;
+    ck_assert_int_eq(cml_course_unchecked(&g), 0);
+    g.labs[0].practice = 0;
+    for (int st = CML_TECH_NOT_RUN; st <= CML_TECH_FAILED; st++) {
+        g.labs[0].tasks[0].tech[0].state = (enum cml_tech_state)st;
+        ck_assert_int_eq(cml_course_unchecked(&g), 0);
+    }
+    g.labs[0].tasks[0].tech[0].state = CML_TECH_NOT_CHECKED;
+    g.labs[0].tasks[0].sanitizers[2].state = CML_TECH_NOT_CHECKED;
+    ck_assert_int_eq(cml_course_unchecked(&g), 2);
+    g.labs[0].tasks[0].found.checked = 0;
+    g.labs[0].tasks[0].found.faults = CML_FAULT_WRONG;
+    g.labs[0].tasks[0].cases_passed = 2;
+    ck_assert_int_eq(cml_course_unchecked(&g), 0);
+}
+END_TEST
+
 /* The status table's suite. */
 Suite *status_suite(void)
 {
@@ -188,6 +219,7 @@ Suite *status_suite(void)
     tcase_add_test(award, award_gives_the_full_maximum_to_every_status);
     tcase_add_test(award, award_follows_what_each_status_earns);
     tcase_add_test(award, judge_follows_the_precedence_of_findings);
+    tcase_add_test(award, unchecked_checks_count_in_course_gradings_only);
     suite_add_tcase(s, table);
     suite_add_tcase(s, award);
     judge_add(s);

@@ -4,6 +4,7 @@
 #include "batch.h"
 #include "build.h"
 #include "class.h"
+#include "findings.h"
 #include "gpu_lock.h"
 #include "grade.h"
 #include "help.h"
@@ -188,6 +189,15 @@ static int cmd_grade(cli *c)
         int full = g->have_gpu && g->max_score > 0 && g->score >= g->max_score - 1e-9;
         rc = full ? 0 : 1;
         fflush(stdout); /* the report first, where both streams go to one file */
+        const int unchecked = g->have_gpu ? cml_course_unchecked(g) : 0;
+        if (unchecked) { /* a course grade is final only when every due check ran (issue 44) */
+            fprintf(stderr, "cml-grade grade: %d check%s of this course grading did not run (a "
+                    "tool missing or failing on its own; the report names each 'not checked'): "
+                    "the score keeps their points and is not final; fix the machine "
+                    "(`cml-grade doctor`) and grade again (exit 3)\n", unchecked,
+                    unchecked == 1 ? "" : "s");
+            rc = 3;
+        }
         if (!g->have_gpu) /* not a score of 0: nothing was graded (exit 2, not 1) */
             rc = usage_error("grade", "no GPU: only the builds were checked, nothing was "
                              "graded (%s); grade on a machine with a usable NVIDIA GPU",

@@ -2,6 +2,7 @@
  * appeal needs (seed, GPU, versions, every case's verdict and the timings); results.json is
  * Gradescope's format, one test per task; summary.tsv is one line per task for scripts.
  * Every file is written to path.tmp and renamed, so a reader never sees half of one. */
+#include "findings.h"
 #include "report.h"
 
 #include <inttypes.h>
@@ -40,6 +41,7 @@ static void write_task(json_w *w, const cml_task_result *r)
     jw_number(w, "perf_score", r->perf_score);
     jw_int(w, "cases_passed", r->cases_passed);
     jw_int(w, "ncases", r->spec->ncases);
+    jw_int(w, "unchecked", cml_unchecked(r)); /* due checks that did not run (points kept) */
     jw_bool(w, "timed", r->timed);
     jw_number(w, "ms", r->ms);
     jw_number(w, "ref_ms", r->ref_ms);
@@ -130,6 +132,7 @@ static void write_record(FILE *f, const void *ctx)
     jw_number(&w, "wall_s", g->wall_s);
     jw_number(&w, "score", g->score);
     jw_number(&w, "max_score", g->max_score);
+    jw_int(&w, "course_unchecked", cml_course_unchecked(g)); /* non-zero: exit 3, not final */
     cml_report_san_phase_json(&w, g);
     jw_begin_array(&w, "labs");
     for (int i = 0; i < g->nlabs && i < CML_MAX_LABS; i++)

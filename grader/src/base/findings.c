@@ -68,6 +68,27 @@ int cml_failed_check(const cml_task_result *r)
 }
 
 /* Contract in findings.h. */
+int cml_unchecked(const cml_task_result *r)
+{
+    int n = 0;
+    for (int k = 0; r->found.checked && r->spec && k < r->spec->ntech; k++)
+        n += r->tech[k].state == CML_TECH_NOT_CHECKED;
+    for (int k = 0; cml_found_cases_passed(r) && k < CML_SANITIZERS; k++)
+        n += r->sanitizers[k].state == CML_TECH_NOT_CHECKED;
+    return n;
+}
+
+/* Contract in findings.h. */
+int cml_course_unchecked(const cml_grading *g)
+{
+    int n = 0;
+    for (int i = 0; i < g->nlabs && i < CML_MAX_LABS; i++)
+        for (int t = 0; !g->labs[i].practice && t < g->labs[i].ntasks; t++)
+            n += cml_unchecked(&g->labs[i].tasks[t]);
+    return n;
+}
+
+/* Contract in findings.h. */
 void cml_found_stopped(cml_task_result *r, enum cml_stop s, const char *why)
 {
     r->found.stopped = s;

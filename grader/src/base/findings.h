@@ -34,6 +34,13 @@ int cml_found_todo(const cml_task_result *r);
 /* The first technique check of r that neither passed nor could not be checked, once the checks
  * ran (found.checked); -1 when none, or when they did not run. */
 int cml_failed_check(const cml_task_result *r);
+/* The checks of r that were due (its technique checks once it was solved, its sanitizer runs
+ * once its cases passed) and did not run: the tool missing, or failing on its own. Their
+ * points were kept; a course grading says so in its exit status (issue 44). */
+int cml_unchecked(const cml_task_result *r);
+/* The same over the labs of g graded against their reference (course mode): what makes
+ * `cml-grade grade` exit 3. A practice grade's report names its unchecked checks instead. */
+int cml_course_unchecked(const cml_grading *g);
 
 /* Records that task r got no verdict of its cases (s, enum cml_stop) and why; its credit stays
  * what it was (none, for a result just zeroed). */
