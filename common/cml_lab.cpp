@@ -139,33 +139,19 @@ static int open_session(const cml_lab *lab, const char *gpu_line)
  * library in the lab failed ("An error was reported by the driver", H100, 2026-11-27). */
 static void forget_tool_library(void) { unsetenv("CUDA_INJECTION64_PATH"); }
 
-/* The environment student code sees: the result channel's variable and nothing else, the same
- * in a graded, timed, profiled, sanitized or traced run. The tools add variables of their own
- * besides CUDA_INJECTION64_PATH (issue 44: a 3.2 that staged through shared memory only when
- * the profiler's or the sanitizer's variables were set got the technique points), and their
- * libraries read them while the harness's own calls run, so the full environment stays for
- * the harness and only the student's calls (cml_launch_student) see this one. A student
- * file cannot set a variable (setenv and putenv are no call of link.rules). */
-static char *g_plain_env[2];
-static char g_plain_fd[48];
-
-static void make_plain_env(void)
+/* What student code's getenv answers: the grader's link rules point every call of getenv in a
+ * student object at this function (grader/src/2_build/linkrules.c), so a student file sees
+ * one environment in every run, the result channel's variable alone (cml_check.h reads it),
+ * graded, timed, profiled, sanitized or traced. The tools add variables of their own besides
+ * CUDA_INJECTION64_PATH (NV_TPS_LAUNCH_TOKEN, NV_NSIGHT_INJECTION_*, NV_SANITIZER_INJECTION_*,
+ * NVTX_INJECTION64_PATH, H200 2026-11-29), and a 3.2 that staged through shared memory only
+ * when one was set got the technique points (issue 44). Their libraries read them while the
+ * lab runs (with environ swapped for a plain one around the student's calls, ncu's library
+ * ended every profiled run on an H200), so the real environment stays for everyone else. A
+ * student file cannot reach environ, secure_getenv or setenv (link rules). */
+extern "C" char *cml_student_getenv(const char *name)
 {
-    const char *fd = getenv("CML_RESULT_FD");
-    int m = 0;
-    if (fd) {
-        snprintf(g_plain_fd, sizeof g_plain_fd, "CML_RESULT_FD=%s", fd);
-        g_plain_env[m++] = g_plain_fd;
-    }
-    g_plain_env[m] = NULL;
-}
-
-void cml_launch_student(cml_launcher launch, cudaStream_t s)
-{
-    char **full = environ;
-    environ = g_plain_env;
-    launch.fn(launch.ctx, s);
-    environ = full;
+    return name && strcmp(name, "CML_RESULT_FD") == 0 ? getenv(name) : NULL;
 }
 
 int cml_main(int argc, char **argv, const cml_lab *lab)
@@ -195,7 +181,6 @@ int cml_main(int argc, char **argv, const cml_lab *lab)
     if (open_session(lab, line) != 0)
         return CML_EXIT_CUDA_ERROR;
     forget_tool_library();
-    make_plain_env();
     if (opt->ncases > 0) {
         for (int k = 0; k < opt->ncases; k++)
             run_graded(lab, k, opt->cases[k]);

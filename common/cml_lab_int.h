@@ -89,10 +89,6 @@ typedef struct {
 cml_evidence cml_output_evidence(const float *out, size_t n, int on_host);
 
 /* ---- cml_timing.cpp: host clock, L2 flush, the repetition loop; owns the flush buffer ---- */
-/* cml_lab.cpp: every call of student code in a graded case goes through this: the student's
- * calls see the plain environment, the same whatever tool watches the run */
-void cml_launch_student(cml_launcher launch, cudaStream_t s);
-
 double cml_now_ms(void);              /* CLOCK_MONOTONIC */
 void cml_timing_open(void);           /* the flush buffer: 2x L2 (after cml_gpu_open) */
 void cml_timing_close(void);

@@ -120,7 +120,7 @@ static cml_reps repeat(const rep_plan *p, cml_launcher launch)
         p->prepare(p->ctx, rep);
         if (p->idle_warmups)
             CML_CHECK(cudaDeviceSynchronize());
-        cml_launch_student(launch, cml_stream());
+        launch.fn(launch.ctx, cml_stream());
         CML_CHECK_LAUNCH();
         if (p->idle_warmups)
             CML_CHECK(cudaDeviceSynchronize());
@@ -132,7 +132,7 @@ static cml_reps repeat(const rep_plan *p, cml_launcher launch)
         CML_CHECK(cudaDeviceSynchronize()); /* the timed region starts on an idle GPU */
         const double t0 = cml_now_ms();
         CML_CHECK(cudaEventRecord(start, cml_stream()));
-        cml_launch_student(launch, cml_stream());
+        launch.fn(launch.ctx, cml_stream());
         CML_CHECK(cudaEventRecord(stop, cml_stream()));
         /* The events see only the timed stream. Work the launch left on any other stream (the
          * per-thread or legacy default stream, a stream or graph of its own) is still running

@@ -285,6 +285,25 @@ START_TEST(rejects_the_grading_seed)
 }
 END_TEST
 
+START_TEST(rejects_the_environment_past_getenv)
+{
+    assert_rejects("calls 'environ'", "(rule: calls (environment))");
+}
+END_TEST
+
+/* Every student object that reads a variable (CML_CHECK's cml_result_fd does) reads it through
+ * the harness's answer, the same in graded and tool runs (issue 44): the linked copy refers to
+ * cml_student_getenv and never to libc's getenv. */
+START_TEST(getenv_is_pointed_at_the_harness_answer)
+{
+    ck_assert_msg(legit.ok, "did not build");
+    ck_assert_msg(!linked_symbol(&legit, "getenv") &&
+                  linked_symbol(&legit, CML_STUDENT_GETENV) == 'U',
+                  "getenv %c, " CML_STUDENT_GETENV " %c", linked_symbol(&legit, "getenv"),
+                  linked_symbol(&legit, CML_STUDENT_GETENV));
+}
+END_TEST
+
 START_TEST(rejects_the_driver_api)
 {
     assert_rejects("calls 'cuModuleLoad'", "(rule: calls (driver-api))");
@@ -515,6 +534,8 @@ Suite *link_suite(void)
     tcase_add_unchecked_fixture(tc, build_both, clean_both);
     tcase_add_test(tc, rejects_a_definition_of_clock_gettime);
     tcase_add_test(tc, rejects_a_definition_of_main);
+    tcase_add_test(tc, rejects_the_environment_past_getenv);
+    tcase_add_test(tc, getenv_is_pointed_at_the_harness_answer);
     tcase_add_test(tc, rejects_a_strong_copy_of_a_harness_function);
     tcase_add_test(tc, makes_a_c_linkage_kernel_file_local_instead_of_refusing_it);
     tcase_add_test(tc, rejects_an_operator_new_replacement);

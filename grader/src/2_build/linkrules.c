@@ -135,6 +135,12 @@ static void check_call(lr_ctx *c, const lr_object *o, const char *sym)
 {
     const char *group = NULL;
     char origins[LR_MAX_ORIGINS][256], trap[300];
+    if (strcmp(sym, "getenv") == 0 && !student_defines(c, o, sym)) {
+        /* the student's getenv answers from one environment in every run, whatever tool
+         * watches it (cml_student_getenv, common/cml_lab.cpp; issue 44) */
+        lr_edit(c, "--redefine-sym", "getenv=" CML_STUDENT_GETENV);
+        return;
+    }
     if (student_defines(c, o, sym) || cml_link_match(c->r, CML_LINK_CALLS, sym, NULL) ||
         cml_link_match(c->r, CML_LINK_HOOK, sym, NULL)) /* hooks: checked where they are used */
         return;

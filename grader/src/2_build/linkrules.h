@@ -25,6 +25,9 @@ enum cml_link_result {
  * k < CML_LINK_TRAPS. A refused call that a path the rules could not see still reaches ends
  * the run there. An object with more refused symbols costs its whole lab. */
 #define CML_LINK_TRAP "cml_link_refused_"
+/* What a student object's getenv becomes: the harness's answer from one environment, the
+ * same in graded and tool runs (common/cml_lab.cpp) */
+#define CML_STUDENT_GETENV "cml_student_getenv"
 #define CML_LINK_TRAPS 32
 
 /* What cml_link_check found; each field malloc'd or NULL (cml_link_outcome_free). */

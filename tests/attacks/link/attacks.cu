@@ -99,6 +99,11 @@ long hiddenGetpid()
     return r;
 }
 
+// calls (environment): the whole environment, past getenv's single answer, where a tool's
+// variables would tell a profiled run from a graded one
+extern char **environ;
+int countVariables() { int n = 0; while (environ[n]) n++; return n; }
+
 // calls (inputs): the grading's seed, from which the expected output could be written without
 // reading the input
 unsigned long long peekSeed() { return (unsigned long long)cml_seed(); }
