@@ -23,6 +23,19 @@ ncu --query-metrics-mode suffix --query-metrics --chip gh100 > "$out/metrics.txt
 grep -iE 'ldgsts|utma|ldsm|op_global_ld|op_shared_st|bank|thread_inst_executed_op_global' \
     "$out/metrics.txt" | head -60 > "$out/metrics-picked.txt"
 echo "metrics picked: $(wc -l < "$out/metrics-picked.txt") lines (metrics-picked.txt)"
+if [ -n "${ENTRIES:-}" ]; then # corpus entries alone: lab/name under tests/attacks/gpu or planted
+    for e in $ENTRIES; do
+        src=tests/attacks/gpu/$e; [ -d "$src" ] || src=tests/planted/$e
+        lab=${e%%/*}; d="$out/entry-${e//\//-}"
+        rm -rf "$d"; cp -r "solutions/$lab" "$d"
+        patch -s -d "$d" -p1 < "$src/bug.patch" || { echo "$e: patch failed"; continue; }
+        build/cml-grade grade --lab "${lab%%_*}" --submission "$d" --out "$d.out" --no-color \
+            > "$d.log" 2>&1
+        echo "$e: rc $? expect [$(tr '\n' ';' < "$src/EXPECT")] got: $(awk -F'\t' \
+            '$3 != "passed" {printf "%s %s (%s); ", $2, $3, substr($6, 1, 90)}' "$d.out/summary.tsv")"
+    done
+    exit 0
+fi
 # 3. labs 02-04 graded with the solutions (ncu, sanitizers, the new timing)
 for lab in 02 03 04; do
     build/cml-grade grade --lab "$lab" --submission solutions --out "$out/sol-$lab" --no-color \
