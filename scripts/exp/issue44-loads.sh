@@ -6,8 +6,8 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-build/issue44-loads}
 mkdir -p "$out"
-make -j"$(nproc)" build/solutions/04_float4/lab > "$out/make.log" 2>&1 || { tail "$out/make.log"; exit 1; }
-objs=$(ls build/obj/all/common/*.o)
+make -j"$(nproc)" labs LAB=04 > "$out/make.log" 2>&1 || { tail "$out/make.log"; exit 1; }
+objs=$(ls build/obj/*/common/*.o | awk -F/ '!seen[$NF]++')
 metrics=smsp__sass_inst_executed_op_global_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,smsp__sass_thread_inst_executed_op_global_ld_pred_on.sum,sm__sass_data_bytes_mem_global_op_ld.sum
 variant() { # name dir
     local d="$out/$1"
