@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Issue 44's GPU checks (contracts over the whole domain; red team), in steps that fit a
+# 10-minute device call. Logs under ${OUT:-build/issue44}; a short table last.
+#   scripts/exp/issue44-verify.sh grading        build; the solutions cold (timed), the skeletons;
+#                                               the gpu-grading tests (solutions under 5 seeds)
+#   scripts/exp/issue44-verify.sh corpus A..B    grade-corpus.sh on the corpus entries A..B (1-based,
+#                                               planted then attacks, sorted), JOBS=${JOBS:-4}
+#   scripts/exp/issue44-verify.sh honest         grade-honest.sh, JOBS=${JOBS:-3}
+#   scripts/exp/issue44-verify.sh redteam        the red team's submissions (redteam/, not yet
+#                                               in the corpora): adversarial by grade-corpus.sh,
+#                                               honest by grade-honest.sh
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+out=${OUT:-build/issue44}
+mkdir -p "$out"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$out/gpu.txt" 2>&1
+t0=$(date +%s)
+make -j"$(nproc)" all build/check_tests build/fake_lab > "$out/build.log" 2>&1 ||
+    { tail -30 "$out/build.log"; exit 1; }
+echo "build: $(( $(date +%s) - t0 )) s ($(cat "$out/gpu.txt"))"
+case ${1:-grading} in
+grading)
+    rm -rf build/cache # cold: the wall time includes every build
+    s=$(date +%s.%N)
+    build/cml-grade grade --submission solutions --out "$out/solutions" --no-color \
+        > "$out/grade-solutions.log" 2>&1
+    rc=$?
+    e=$(date +%s.%N)
+    printf 'solutions cold: rc %d, %.1f s, %s\n' "$rc" "$(awk -v a="$s" -v b="$e" 'BEGIN {print b - a}')" \
+        "$(grep -o 'Score: [0-9.]*/[0-9.]*' "$out/grade-solutions.log" | tail -1)"
+    build/cml-grade grade --submission labs --out "$out/skeletons" --no-color \
+        > "$out/grade-skeletons.log" 2>&1
+    printf 'skeletons: rc %d, %s\n' $? \
+        "$(grep -o 'Score: [0-9.]*/[0-9.]*' "$out/grade-skeletons.log" | tail -1)"
+    CK_RUN_SUITE=gpu CK_INCLUDE_TAGS=gpu-grading build/check_tests > "$out/gpu-grading.log" 2>&1
+    printf 'gpu-grading tests: rc %d: %s\n' $? "$(tail -n 1 "$out/gpu-grading.log")"
+    ;;
+corpus)
+    mapfile -t all < <(find tests/planted tests/attacks/gpu -mindepth 2 -maxdepth 2 -type d \
+                       -exec test -f '{}/bug.patch' ';' -print | sort)
+    range=${2:-1..${#all[@]}}
+    a=${range%..*} b=${range#*..}
+    echo "corpus: ${#all[@]} entries, grading $a..$b"
+    OUT="$out/corpus" JOBS=${JOBS:-4} scripts/grade-corpus.sh "${all[@]:$((a - 1)):$((b - a + 1))}" \
+        > "$out/corpus-$a-$b.txt" 2>&1
+    echo "ok: $(grep -c ': ok$\|: ok ' "$out/corpus-$a-$b.txt"), not ok:"
+    grep -v ': ok' "$out/corpus-$a-$b.txt" | head -20
+    ;;
+honest)
+    OUT="$out/honest" JOBS=${JOBS:-3} scripts/grade-honest.sh > "$out/honest.txt" 2>&1
+    echo "honest: rc $?, ok $(grep -c ' ok$' "$out/honest.txt") of $(grep -c '' "$out/honest.txt")"
+    grep -v ' ok$' "$out/honest.txt" | head -20
+    ;;
+redteam)
+    mapfile -t adv < <(find redteam/adversarial -mindepth 2 -maxdepth 2 -type d | sort)
+    mapfile -t hon < <(find redteam/honest -mindepth 2 -maxdepth 2 -type d | sort)
+    OUT="$out/rt-adv" JOBS=${JOBS:-4} scripts/grade-corpus.sh "${adv[@]}" > "$out/rt-adv.txt" 2>&1
+    OUT="$out/rt-hon" JOBS=${JOBS:-4} scripts/grade-honest.sh "${hon[@]}" > "$out/rt-hon.txt" 2>&1
+    echo "red team adversarial: ok $(grep -c ': ok' "$out/rt-adv.txt") of ${#adv[@]}"
+    grep -v ': ok' "$out/rt-adv.txt" | head -30
+    echo "red team honest: ok $(grep -c ' ok$' "$out/rt-hon.txt") of ${#hon[@]}"
+    grep -v ' ok$' "$out/rt-hon.txt" | head -30
+    ;;
+esac
+echo "total: $(( $(date +%s) - t0 )) s"
