@@ -39,6 +39,7 @@ Suite *honest_suite(void);    /* tests/test_honest.c: the honest corpus built by
 Suite *attacks_suite(void);   /* tests/test_attacks.c: the attack corpus built without a GPU */
 Suite *sheets_suite(void);    /* tests/test_sheets.c: each EXERCISE.md's points are its spec's */
 void sheets_rules_add(Suite *s); /* tests/test_sheets_rules.c: the rules page, in sheets */
+void sheets_contract_add(Suite *s); /* tests/test_sheets_contract.c: each sheet's contracts */
 void layers_add(Suite *s);       /* tests/test_layers.c: base/ includes only base/ and common/ */
 void layers_calls_add(Suite *s); /* tests/test_layers_calls.c: no call cycle between folders */
 void layers_files_add(Suite *s); /* tests/test_layers_files.c: no cycle between files */

@@ -113,6 +113,25 @@ START_TEST(grade_without_gpu_says_only_builds_were_checked_and_exits_2)
 }
 END_TEST
 
+/* A course grading whose technique checks could not run (no ncu here) keeps their points but
+ * exits 3 and says so, unless the instructor set CML_UNCHECKED=keep (issue 44: `make grade`
+ * without the trace library was silently more lenient than the course server). */
+START_TEST(unchecked_course_grading_exits_3)
+{
+    char labs[CML_PATH];
+    cml_fmt(labs, sizeof labs, "%s/labs", root);
+    unsetenv("CML_UNCHECKED");
+    int rc = grade(labs, out, NULL, NULL);
+    setenv("CML_UNCHECKED", "keep", 1);
+    ck_assert_msg(rc == 3 && strstr(output, "did not run") && strstr(output, "is not final"),
+                  "exit %d (want 3); output:\n%s", rc, output);
+    cml_rmtree(out);
+    rc = grade(labs, out, NULL, NULL);
+    ck_assert_msg(rc <= 1 && strstr(output, "(CML_UNCHECKED=keep)"), "exit %d (want 0 or 1); "
+                  "output:\n%s", rc, output);
+}
+END_TEST
+
 START_TEST(batch_refuses_durations_without_a_known_unit)
 {
     static const char *const bad[] = { "1x", "-5", "0", "", "10 m" };
@@ -350,6 +369,7 @@ Suite *refuse_suite(void)
     tcase_add_test(tc, grade_refuses_an_existing_file_as_out);
     tcase_add_test(tc, grade_refuses_a_seed_that_is_not_a_whole_number);
     tcase_add_test(tc, grade_without_gpu_says_only_builds_were_checked_and_exits_2);
+    tcase_add_test(tc, unchecked_course_grading_exits_3);
     tcase_add_test(tc, batch_refuses_durations_without_a_known_unit);
     tcase_add_test(tc, batch_takes_minutes_as_minutes);
     tcase_add_test(tc, batch_refuses_out_inside_submissions);

@@ -145,6 +145,7 @@ Suite *sheets_suite(void)
     tcase_add_loop_test(tc, sheet_points_equal_the_spec, 0, nspecs);
     suite_add_tcase(s, tc);
     sheets_rules_add(s);
+    sheets_contract_add(s);
     docs_links_add(s);
     docs_links_code_add(s);
     layers_add(s);

@@ -104,4 +104,9 @@ void cml_grading_free(cml_grading *g);
 
 
 
+/* `cml-grade contract` (contract_cmd.c): each task's contract (0_spec/contract.h), printed or
+ * written into the labs' sheets. Exit status: 0; 1 when a sheet differs and --write was not
+ * given; 2 on a bad option or spec. */
+int cml_cmd_contract(int argc, char **argv);
+
 #endif /* CML_GRADE_H */

@@ -147,6 +147,12 @@ static const struct {
       "usage: cml-grade doctor\n"
       "Prints what the sandbox enforces on this machine and whether a confined process\n"
       "reaches the GPU. Exit status: 0 a GPU answers; 1 none (the reason is printed).\n" },
+    { "contract", "print each task's contract from its spec, or write it into the sheets",
+      "usage: cml-grade contract [--lab NN] [--write]\n"
+      "Prints, per task, what it is graded on as its spec says: the cases, the ranges each\n"
+      "grading draws from, the output check, the technique evidence and the speed rule.\n"
+      "--write puts these blocks into labs/<lab>/EXERCISE.md where they differ.\n"
+      "Exit status: 0 the sheets agree (or were written); 1 a sheet differs; 2 bad option.\n" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

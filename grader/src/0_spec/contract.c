@@ -1,0 +1,105 @@
+/* A task's contract as its sheet shows it: the inputs it is graded on (the spec's cases and the
+ * ranges each grading draws from), how its output is checked, the evidence its technique points
+ * need and how its speed is judged, all written from the spec, which stays the one place that
+ * decides them (issue 44). `cml-grade contract` prints the blocks or writes them into the
+ * sheets; tests/test_sheets_contract.c fails when a sheet's block differs from its spec's. */
+#include "contract.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Appends to buf (len bytes, NUL-terminated), truncating; what fits is kept. */
+static void put(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    if (used + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
+static void put_range(char *buf, size_t len, double min, double max)
+{
+    if (min > -1e300 && max < 1e300)
+        put(buf, len, "%g to %g", min, max);
+    else if (min > -1e300)
+        put(buf, len, "at least %g", min);
+    else
+        put(buf, len, "at most %g", max);
+}
+
+static void put_inputs(char *buf, size_t len, const cml_task_spec *t)
+{
+    put(buf, len, "- Inputs: ");
+    const int own = t->ncases - t->drawn;
+    for (int i = 0; i < own; i++)
+        put(buf, len, "%s`%s`%s", i == 0 ? "" : i == own - 1 ? " and " : ", ",
+            t->cases[i].text, t->cases[i].timed ? " (timed)" : "");
+    if (t->ndraws > 0) {
+        put(buf, len, "; each grading adds %d case%s drawn from its seed over ", t->ndraws,
+            t->ndraws == 1 ? "" : "s");
+        for (int i = 0; i < t->ndraws; i++)
+            put(buf, len, "%s`%s`", i == 0 ? "" : i == t->ndraws - 1 ? " and " : ", ",
+                t->draws[i]);
+    }
+    put(buf, len, ".\n");
+}
+
+static void put_check(char *buf, size_t len, const cml_tech_spec *c)
+{
+    switch (c->kind) {
+    case CML_TECH_PTX:
+    case CML_TECH_SASS:
+        put(buf, len, "  - %s of %s: %s\n", c->kind == CML_TECH_PTX ? "the PTX" : "the SASS",
+            c->scope[0] ? c->scope : "your file", c->what);
+        break;
+    case CML_TECH_FORBID:
+        put(buf, len, "  - not in `%s` as compiled: %s\n", c->file, c->what);
+        break;
+    case CML_TECH_NCU:
+        put(buf, len, "  - measured by ncu on %s: %s, `%s` ",
+            c->task_kernels ? "every kernel the case launched" : c->pattern, c->what, c->metric);
+        put_range(buf, len, c->min, c->max);
+        put(buf, len, "\n");
+        break;
+    case CML_TECH_TRACE:
+        put(buf, len, "  - traced from your calls in a real run: %s, `%s` ", c->what, c->metric);
+        put_range(buf, len, c->min, c->max);
+        put(buf, len, "\n");
+        break;
+    }
+}
+
+/* Contract in contract.h. */
+void cml_contract_text(const cml_lab_spec *lab, const cml_task_spec *t, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    put(buf, len, "<!-- contract %s: written from grader/specs/%s.spec by `cml-grade contract "
+        "--write`; edit the spec, not this -->\n", t->id, lab->lab);
+    put(buf, len, "**What %s is graded on.**\n", t->id);
+    put_inputs(buf, len, t);
+    if (t->rel_tol > 0)
+        put(buf, len, "- Output: every value within a relative %g of the grader's own "
+            "computation (%.0f points over the cases).\n", t->rel_tol, t->points);
+    else
+        put(buf, len, "- Output: bit for bit against the grader's own computation (%.0f points "
+            "over the cases).\n", t->points);
+    if (t->ntech > 0) {
+        put(buf, len, "- Technique (%.0f points), checked once every case passed",
+            t->technique_points);
+        if (t->ncu_case[0])
+            put(buf, len, " (measured on `%s`)", t->ncu_case);
+        put(buf, len, ":\n");
+        for (int i = 0; i < t->ntech; i++)
+            put_check(buf, len, &t->tech[i]);
+    }
+    if (t->perf_points > 0)
+        put(buf, len, "- Speed (%.0f points): your time over the reference solution's on the "
+            "same GPU in the same grading, full points up to %gx, none from %gx.\n",
+            t->perf_points, t->full_ratio, t->zero_ratio);
+    put(buf, len, "<!-- end contract %s -->\n", t->id);
+}
