@@ -41,6 +41,27 @@ CML_HD float cml_rand_f32(uint64_t seed, uint32_t stream, uint64_t i)
     return f;
 }
 
+/* Element i over the whole value domain a sheet promises for a physical quantity (issue 44;
+ * lab 05's particle fields): 13 in 16 elements are cml_rand_f32's, the others, by 4 more bits
+ * of the same hash, a signed zero (a particle with no charge or mass), a large value
+ * (|v| in [2^20, 2^36)) or a small one ([2^-35, 2^-19)), each with 23 random mantissa bits and
+ * a random sign. Products of two such values and a power of two of magnitude 2^-7 to 1 neither
+ * overflow nor leave the normal range, so lab 05's results stay exact, FMA or not. */
+CML_HD float cml_rand_f32_domain(uint64_t seed, uint32_t stream, uint64_t i)
+{
+    uint64_t r = cml_rand_u64(seed, stream, i);
+    uint32_t kind = (uint32_t)(r >> 56) & 15u, scale = (uint32_t)(r >> 24) & 15u;
+    uint32_t exp = kind == 0 ? 0u                         /* +0 or -0 */
+                 : kind == 1 ? 127u + 20u + scale         /* large */
+                 : kind == 2 ? 127u - 35u + scale         /* small, still normal */
+                 : 127u + (uint32_t)((r >> 62) & 1u);     /* [1,2) or [2,4) */
+    uint32_t bits = (uint32_t)((r >> 63) << 31) | exp << 23 |
+                    (kind == 0 ? 0u : (uint32_t)(r & 0x7FFFFFu));
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
 /* ---- timed repetitions: fresh inputs, and evidence of each repetition's output ----
  * Repetition `rep` (0, 1, ...) of the timed case k runs on the inputs of seed
  * cml_rep_seed(seed, k, rep), and the harness reports the evidence of the output it left: the

@@ -8,7 +8,10 @@
 
 // ---- the right outputs, for self-checks (the grader computes its own) ----
 
-static float field(uint64_t seed, int f, uint64_t i) { return cml_rand_f32(seed, (uint32_t)f, i); }
+static float field(uint64_t seed, int f, uint64_t i)
+{
+    return cml_rand_f32_domain(seed, (uint32_t)f, i);
+}
 
 /* 5.1 and the AoSoA update: out = [x' | y' | z'], n floats each. */
 static float expect_move(const cml_case *c, uint64_t seed, uint64_t i)
@@ -39,11 +42,18 @@ static float expect_aos_update(const cml_case *, uint64_t seed, uint64_t i)
 
 // ---- inputs: the same particles in each layout ----
 
+/* arg: the field f; its n values over the whole domain (cml_rand_f32_domain). */
+static void fill_field(float *p, size_t n, uint64_t seed, uint64_t arg, cudaStream_t s)
+{
+    fillField<<<given_blocks(n), 256, 0, s>>>(p, n, seed, (uint32_t)arg);
+    CML_CHECK_LAUNCH();
+}
+
 static int soa_input(size_t n, ParticlesSoA *p)
 {
     float **fields[FIELDS] = {&p->x, &p->y, &p->z, &p->vx, &p->vy, &p->vz, &p->mass, &p->charge};
     for (int f = 0; f < FIELDS; f++)
-        if (!(*fields[f] = cml_input(n, (uint32_t)f)))
+        if (!(*fields[f] = cml_input_with(n, fill_field, (uint64_t)f)))
             return -1;
     return 0;
 }

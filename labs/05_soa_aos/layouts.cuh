@@ -1,6 +1,7 @@
 /* Lab 05 given kernels (pristine, included by harness.cu): the AoS "before" of 5.1 and 5.2,
  * an AoSoA variant of both for the bench, and the kernels that fill every layout with the same
- * particles: field f of particle i is cml_rand_f32(seed, f, i), f = 0 (x) ... 7 (charge). */
+ * particles: field f of particle i is cml_rand_f32_domain(seed, f, i), f = 0 (x) ... 7
+ * (charge): zero, negative, large and small values among them (cml_rand.h). */
 #ifndef LAYOUTS_CUH
 #define LAYOUTS_CUH
 
@@ -67,7 +68,14 @@ __global__ void fillAoS(float *p, size_t n, uint64_t seed)
 {
     for (size_t j = blockIdx.x * (size_t)blockDim.x + threadIdx.x; j < n * FIELDS;
          j += (size_t)gridDim.x * blockDim.x)
-        p[j] = cml_rand_f32(seed, (uint32_t)(j % FIELDS), j / FIELDS);
+        p[j] = cml_rand_f32_domain(seed, (uint32_t)(j % FIELDS), j / FIELDS);
+}
+
+__global__ void fillField(float *p, size_t n, uint64_t seed, uint32_t f)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        p[i] = cml_rand_f32_domain(seed, f, i);
 }
 
 __global__ void fillAoSoA(float *p, size_t n, uint64_t seed)
@@ -75,7 +83,7 @@ __global__ void fillAoSoA(float *p, size_t n, uint64_t seed)
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x)
         for (int f = 0; f < FIELDS; f++)
-            p[aosoa_at(i, f)] = cml_rand_f32(seed, (uint32_t)f, i);
+            p[aosoa_at(i, f)] = cml_rand_f32_domain(seed, (uint32_t)f, i);
 }
 
 #endif /* LAYOUTS_CUH */

@@ -10,8 +10,10 @@
 #include "cml_rand.h"
 
 /* Lab 05's particles: field f (0 x, 1 y, 2 z, 3 vx, 4 vy, 5 vz, 6 mass, 7 charge) of particle
- * i is cml_rand_f32(seed, f, i). DT = 2^-7 and E_Z = 2^-1 make every result exact in float,
- * with or without fused multiply-add, so these checks are bit-exact. */
+ * i is cml_rand_f32_domain(seed, f, i): zero, negative, large, small and non-integer values, as
+ * the sheet promises. DT = 2^-7 and E_Z = 2^-1 make every result exact in float, with or
+ * without fused multiply-add, so these checks are bit-exact (the sign of a zero included). */
+#define field(seed, f, i) cml_rand_f32_domain((seed), (uint32_t)(f), (i))
 #define PARTICLE_DT 0.0078125f
 #define PARTICLE_EZ 0.5f
 
@@ -36,7 +38,7 @@ static void move_expect(const cml_case_spec *c, uint64_t seed, uint64_t first, s
     for (size_t j = 0; j < count; j++) {
         uint32_t f = (uint32_t)((first + j) / c->n);
         uint64_t i = (first + j) % c->n;
-        dst[j] = cml_rand_f32(seed, f, i) + cml_rand_f32(seed, f + 3, i) * PARTICLE_DT;
+        dst[j] = field(seed, f, i) + field(seed, f + 3, i) * PARTICLE_DT;
     }
 }
 
@@ -51,7 +53,7 @@ static void potential_expect(const cml_case_spec *c, uint64_t seed, uint64_t fir
 {
     (void)c;
     for (size_t j = 0; j < count; j++)
-        dst[j] = cml_rand_f32(seed, 7, first + j) * cml_rand_f32(seed, 2, first + j) * PARTICLE_EZ;
+        dst[j] = field(seed, 7, first + j) * field(seed, 2, first + j) * PARTICLE_EZ;
 }
 
 /* aos_to_soa (5.3): out = the eight field arrays, one after another: out[f*n + i] = field f. */
@@ -64,7 +66,7 @@ static void soa_expect(const cml_case_spec *c, uint64_t seed, uint64_t first, si
                        float *dst)
 {
     for (size_t j = 0; j < count; j++)
-        dst[j] = cml_rand_f32(seed, (uint32_t)((first + j) / c->n), (first + j) % c->n);
+        dst[j] = field(seed, (first + j) / c->n, (first + j) % c->n);
 }
 
 /* 5.1 reads x, y, z, vx, vy, vz and writes x, y, z: 36 bytes a particle (run_update_soa). */

@@ -88,6 +88,9 @@ void cml_contract_text(const cml_lab_spec *lab, const cml_task_spec *t, char *bu
     else
         put(buf, len, "- Output: bit for bit against the grader's own computation (%.0f points "
             "over the cases).\n", t->points);
+    if (t->sanitize_drawn)
+        put(buf, len, "- Memory errors: compute-sanitizer also runs every drawn case, at any size: "
+            "a read or write one byte past either end of a buffer costs the task its points.\n");
     if (t->ntech > 0) {
         put(buf, len, "- Technique (%.0f points), checked once every case passed",
             t->technique_points);

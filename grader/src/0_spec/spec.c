@@ -144,6 +144,7 @@ static const struct {
     {"trace", TASK, spec_trace},
     {"sanitize", TASK, spec_sanitize},
     {"sanitize_case", TASK, spec_sanitize_case},
+    {"sanitize_drawn", TASK, spec_sanitize_drawn},
     {"technique", TASK, spec_technique},
 };
 

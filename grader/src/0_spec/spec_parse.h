@@ -68,5 +68,6 @@ int spec_close_technique(spec_parser *p);
 /* compute-sanitizer's directives (spec_sanitize.c): which tools, and on which cases. */
 int spec_sanitize(spec_parser *p, char *args);
 int spec_sanitize_case(spec_parser *p, char *args);
+int spec_sanitize_drawn(spec_parser *p, char *args);
 
 #endif /* CML_SPEC_PARSE_H */

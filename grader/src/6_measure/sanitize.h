@@ -36,8 +36,9 @@ typedef struct {
 
 /* The cases the tools run for t ("1.1,n=4097", never timed), into cases: its `sanitize_case`
  * lines when it has any; else its untimed cases (drawn ones included) whose output has at most
- * CML_SANITIZE_SMALL elements, or, when none is that small, the smallest untimed case. How
- * many (0: every case is timed). */
+ * CML_SANITIZE_SMALL elements, or, when none is that small, the smallest untimed case; with
+ * `sanitize_drawn`, every drawn case after those, whatever its size. How many (0: every case
+ * is timed). */
 int cml_sanitize_cases(const cml_task_spec *t, char cases[][200], int max);
 
 /* Runs job j: `compute-sanitizer --tool T --error-exitcode 99 ./lab --seed S --no-output

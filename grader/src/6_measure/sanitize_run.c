@@ -25,6 +25,19 @@ static uint64_t out_elems(const cml_task_spec *t, const cml_case_spec *c)
     return k && k->out_elems ? k->out_elems(c, err, sizeof err) : 0;
 }
 
+/* With `sanitize_drawn`, the drawn cases (the last t->drawn) not yet among the n chosen. */
+static int sanitize_drawn(const cml_task_spec *t, char cases[][200], int n, int max)
+{
+    for (int i = t->ncases - t->drawn; t->sanitize_drawn && i < t->ncases && n < max; i++) {
+        const cml_case_spec *c = &t->cases[i];
+        uint64_t e = out_elems(t, c);
+        if (c->timed || (t->nsanitize_cases == 0 && e <= CML_SANITIZE_SMALL))
+            continue; /* chosen already */
+        cml_case_arg(t, c->text, 0, cases[n++], 200);
+    }
+    return n;
+}
+
 /* Contract in sanitize.h. */
 int cml_sanitize_cases(const cml_task_spec *t, char cases[][200], int max)
 {
@@ -32,7 +45,7 @@ int cml_sanitize_cases(const cml_task_spec *t, char cases[][200], int max)
     for (int i = 0; i < t->nsanitize_cases && n < max; i++, n++)
         cml_case_arg(t, t->sanitize_cases[i], 0, cases[n], 200);
     if (n > 0)
-        return n;
+        return sanitize_drawn(t, cases, n, max);
     for (int i = 0; i < t->ncases; i++) {
         if (t->cases[i].timed)
             continue;
@@ -47,7 +60,7 @@ int cml_sanitize_cases(const cml_task_spec *t, char cases[][200], int max)
             continue;
         cml_case_arg(t, c->text, 0, cases[n++], 200);
     }
-    return n;
+    return sanitize_drawn(t, cases, n, max);
 }
 
 /* The verdict of a run that ended on its own: exit 99 with an error located in a student file

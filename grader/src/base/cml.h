@@ -18,7 +18,7 @@
 /* --case arguments of one lab run: two tasks' cases or more, so that a lab of 25 cases runs
  * once (a run's start costs the GPU 0.2-0.4 s, grade_shared.c); the harness takes 64 */
 #define CML_MAX_RUN_CASES 32
-#define CML_MAX_DRAWS 4
+#define CML_MAX_DRAWS 6
 #define CML_MAX_FILES 8
 #define CML_MAX_MISMATCH 5 /* first mismatches kept for the report */
 #define CML_MAX_TECH 8     /* technique checks per task */
@@ -84,6 +84,7 @@ typedef struct {
     unsigned sanitize_off; /* bit k: compute-sanitizer tool k is not run (`sanitize`); 0: all */
     int nsanitize_cases; /* `sanitize_case` lines: the cases the tools run (0: chosen) */
     char sanitize_cases[CML_MAX_SANITIZE_CASES][128];
+    int sanitize_drawn;  /* `sanitize_drawn`: the drawn cases go to the tools too, any size */
     /* `api`: the lab's API functions (link_api) the harness calls for this task. A link rule
      * broken in code that only some API functions reach costs the tasks that call them
      * (linkrules.h); 0 names: every API function, so such a break costs this task too. */
