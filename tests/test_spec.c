@@ -342,5 +342,6 @@ Suite *spec_suite(void)
     suite_add_tcase(s, ok);
     suite_add_tcase(s, bad);
     spec_draw_add(s);
+    spec_domains_add(s);
     return s;
 }

@@ -1,0 +1,222 @@
+/* Each task's cases cover the domain its sheet promises (issue 44, "What was seen" 1): indexes
+ * past 2^31 and 2^32 floats in 1.3, every n % 4 above 2^20 in labs 04 and 05 with memcheck on
+ * lab 04's, lab 05's fields over zero, negative, large and small values. Read from the shipped
+ * specs and the grader's own checks, with several seeds: what every grading gets. Part of the
+ * spec suite. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks.h"
+#include "cml_rand.h"
+#include "helpers.h"
+#include "sanitize.h"
+#include "spec.h"
+#include "suites.h"
+#include "util.h"
+
+#define SEEDS 8
+#define LARGE ((uint64_t)1 << 20) /* "large n": a float4 path used only above it must be right */
+
+static cml_lab_spec shipped_labs[CML_MAX_LABS];
+static int nlabs;
+static char err[512];
+
+/* Task `id` of the shipped specs, drawn with `seed` (0: not drawn) into *out. */
+static const cml_task_spec *task(const char *id, uint64_t seed, cml_lab_spec *out)
+{
+    if (nlabs == 0)
+        nlabs = cml_load_specs(test_root(), NULL, shipped_labs, CML_MAX_LABS, err, sizeof err);
+    ck_assert_msg(nlabs == 7, "loaded %d shipped specs: %s", nlabs, err);
+    for (int l = 0; l < nlabs; l++)
+        for (int t = 0; t < shipped_labs[l].ntasks; t++)
+            if (strcmp(shipped_labs[l].tasks[t].id, id) == 0) {
+                *out = shipped_labs[l];
+                if (seed)
+                    ck_assert_msg(cml_spec_draw(out, seed, err, sizeof err) == 0, "%s", err);
+                return &out->tasks[t];
+            }
+    ck_abort_msg("no task %s", id);
+    return NULL;
+}
+
+/* The last input index case c of a gather task reads: offset + (n-1)*stride. */
+static uint64_t last_index(const cml_case_spec *c)
+{
+    return c->offset + (c->n - 1) * (c->stride ? c->stride : 1);
+}
+
+/* An int index passes 2^31 and a 32-bit unsigned one 2^32 in a fixed case; every grading draws
+ * one past 2^31 (its offset). Main had none past 2^14 * 32: an int index got full marks. */
+START_TEST(gather_reads_past_2_31_and_2_32_floats)
+{
+    cml_lab_spec s;
+    const cml_task_spec *t = task("1.3", 0, &s);
+    uint64_t most = 0;
+    for (int i = 0; i < t->ncases; i++)
+        most = last_index(&t->cases[i]) > most ? last_index(&t->cases[i]) : most;
+    ck_assert_msg(most >= (uint64_t)1 << 32, "1.3's cases read at most index %llu",
+                  (unsigned long long)most);
+    for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+        t = task("1.3", seed, &s);
+        int past = 0;
+        for (int i = t->ncases - t->drawn; i < t->ncases; i++)
+            past |= last_index(&t->cases[i]) >= (uint64_t)1 << 31;
+        ck_assert_msg(past, "seed %llu: no drawn case of 1.3 reads past 2^31",
+                      (unsigned long long)seed);
+    }
+}
+END_TEST
+
+/* Which residues mod 4 of the buffers' ends the drawn cases above 2^20 floats give: bit r set
+ * for (end % 4 == r); a case's end is offset + n for 4.1's input, n elsewhere. */
+static unsigned large_residues(const cml_task_spec *t, int sanitized)
+{
+    char cases[CML_MAX_CASES][200];
+    int nsan = sanitized ? cml_sanitize_cases(t, cases, CML_MAX_CASES) : 0;
+    unsigned got = 0;
+    for (int i = t->ncases - t->drawn; i < t->ncases; i++) {
+        const cml_case_spec *c = &t->cases[i];
+        if (c->n <= LARGE)
+            continue;
+        int in_tools = !sanitized;
+        for (int k = 0; k < nsan; k++) {
+            const char *comma = strchr(cases[k], ',');
+            in_tools |= comma && strcmp(comma + 1, c->text) == 0;
+        }
+        if (in_tools)
+            got |= 1u << ((c->n + c->offset) % 4);
+    }
+    return got;
+}
+
+/* A float4 path taken only for large n that drops, or reads past, the last n % 4 elements
+ * meets every residue above 2^20 at every grading; main drew at most 500000 particles in lab 05
+ * and timed multiples of 4. Lab 04's large drawn cases also run under memcheck. */
+START_TEST(vector_tasks_draw_every_residue_above_2_20)
+{
+    static const char *const IDS[] = {"4.1", "4.2a", "4.2b", "5.1", "5.2", "5.3"};
+    for (size_t k = 0; k < sizeof IDS / sizeof IDS[0]; k++) {
+        cml_lab_spec s;
+        int lab04 = IDS[k][0] == '4';
+        for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+            const cml_task_spec *t = task(IDS[k], seed, &s);
+            unsigned got = large_residues(t, 0);
+            ck_assert_msg((got & 0xE) == 0xE, "%s, seed %llu: residues above 2^20 drawn: %#x",
+                          IDS[k], (unsigned long long)seed, got);
+            if (lab04)
+                ck_assert_msg((large_residues(t, 1) & 0xE) == 0xE,
+                              "%s, seed %llu: memcheck does not run every residue above 2^20",
+                              IDS[k], (unsigned long long)seed);
+        }
+        if (lab04)
+            continue;
+        const cml_task_spec *t = task(IDS[k], 0, &s);
+        for (int i = 0; i < t->ncases; i++)
+            if (t->cases[i].timed)
+                ck_assert_msg(t->cases[i].n % 4 != 0, "%s: timed n = %llu, a multiple of 4",
+                              IDS[k], (unsigned long long)t->cases[i].n);
+    }
+}
+END_TEST
+
+/* Counts of 5.2's expected energies (charge * z * E_Z) over n particles: zeros, and magnitudes
+ * at least 2^20 or below 2^-19. */
+static void energies(uint64_t seed, uint64_t n, int *zero, int *large, int *small)
+{
+    const cml_check *k = cml_check_find("particles_potential");
+    cml_case_spec c = {0};
+    c.n = n;
+    float *e = malloc(n * sizeof *e);
+    ck_assert(k && e);
+    k->expect(&c, seed, 0, n, e);
+    *zero = *large = *small = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        *zero += e[i] == 0.0f;
+        *large += fabsf(e[i]) >= 1048576.0f;
+        *small += e[i] != 0.0f && fabsf(e[i]) < 0x1p-19f;
+    }
+    free(e);
+}
+
+/* A kernel that skips zero-charge particles leaves their energies unwritten (poison): the
+ * grader's reference must hold such particles in every case of a few thousand. On main every
+ * field was in [1, 4) in magnitude: no zero, large or small value. */
+START_TEST(particle_fields_span_zero_negative_large_and_small)
+{
+    for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+        int zero, large, small;
+        energies(seed, 4097, &zero, &large, &small);
+        ck_assert_msg(zero > 0 && large > 0 && small > 0,
+                      "seed %llu: 4097 energies hold %d zeros, %d large, %d small",
+                      (unsigned long long)seed, zero, large, small);
+    }
+    int neg = 0, frac = 0, zero_charge = 0, zero_mass = 0;
+    for (uint64_t i = 0; i < 4097; i++) {
+        float q = cml_rand_f32_domain(1, 7, i);
+        neg += q < 0.0f;
+        frac += q != floorf(q);
+        zero_charge += q == 0.0f;
+        zero_mass += cml_rand_f32_domain(1, 6, i) == 0.0f;
+    }
+    ck_assert_msg(neg > 0 && frac > 0 && zero_charge > 0 && zero_mass > 0,
+                  "charges: %d negative, %d non-integer, %d zero; %d zero masses", neg, frac,
+                  zero_charge, zero_mass);
+}
+END_TEST
+
+/* The bit-exact check holds only while no result leaves the normal range: DT * v and
+ * charge * z * E_Z of any two domain values are 0 or normal and finite. */
+START_TEST(particle_products_stay_exact)
+{
+    for (uint64_t i = 0; i < ((uint64_t)1 << 18); i++) {
+        float a = cml_rand_f32_domain(3, 7, i), b = cml_rand_f32_domain(3, 2, i);
+        float e = a * b * 0.5f, m = a * 0.0078125f;
+        ck_assert_msg(e == 0.0f || (isnormal(e) && isfinite(e)), "energy %g at %llu", e,
+                      (unsigned long long)i);
+        ck_assert_msg(m == 0.0f || isnormal(m), "vx * DT %g at %llu", m, (unsigned long long)i);
+        ck_assert_msg((e == 0.0f) == (a == 0.0f || b == 0.0f), "a product rounded to zero at "
+                      "%llu", (unsigned long long)i);
+    }
+}
+END_TEST
+
+/* `sanitize_drawn`: the drawn cases go to the tools too, any size, after the chosen ones;
+ * without it a drawn case above 2^16 elements never does (both directions). */
+START_TEST(sanitize_drawn_sends_every_drawn_case_to_the_tools)
+{
+    const char *head = "lab 01_x\nfiles k.cu\ntask 1.1\ncheck copy\npoints 6\ncase n=1000\n"
+                       "draw n=2000000..3000000\n";
+    char text[512], path[64], cases[CML_MAX_CASES][200];
+    for (int on = 0; on <= 1; on++) {
+        cml_fmt(text, sizeof text, "%s%s", head, on ? "sanitize_drawn\n" : "");
+        cml_lab_spec s;
+        ck_assert_msg(test_spec_text(text, &s, path, err, sizeof err) == 0, "%s", err);
+        ck_assert_msg(cml_spec_draw(&s, 5, err, sizeof err) == 0, "%s", err);
+        int n = cml_sanitize_cases(&s.tasks[0], cases, CML_MAX_CASES);
+        ck_assert_int_eq(n, 1 + on);
+        ck_assert_str_eq(cases[0], "1.1,n=1000");
+        if (on)
+            ck_assert_msg(strstr(cases[1], s.tasks[0].cases[1].text) != NULL, "%s", cases[1]);
+    }
+    cml_lab_spec s;
+    cml_fmt(text, sizeof text, "%ssanitize_drawn memcheck\n", head);
+    ck_assert_int_eq(test_spec_text(text, &s, path, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "takes nothing"), "%s", err);
+}
+END_TEST
+
+/* Adds the domain tests to the spec suite. */
+void spec_domains_add(Suite *s)
+{
+    TCase *tc = tcase_create("domains");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, gather_reads_past_2_31_and_2_32_floats);
+    tcase_add_test(tc, vector_tasks_draw_every_residue_above_2_20);
+    tcase_add_test(tc, particle_fields_span_zero_negative_large_and_small);
+    tcase_add_test(tc, particle_products_stay_exact);
+    tcase_add_test(tc, sanitize_drawn_sends_every_drawn_case_to_the_tools);
+    suite_add_tcase(s, tc);
+}
