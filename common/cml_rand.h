@@ -62,6 +62,20 @@ CML_HD float cml_rand_f32_domain(uint64_t seed, uint32_t stream, uint64_t i)
     return f;
 }
 
+/* Lab 03's 3.3 inputs (issue 44): k / 64 for a random k in [-512, 512), so values are negative,
+ * zero and non-integer with 10 significant bits: no 8-bit integer product (__dp4a) holds them,
+ * yet a sum of 32 products of two is a multiple of 2^-12 below 2^11 in magnitude, exact in float
+ * in any order. cml_rand_fixed10_k gives k, for references that sum integers. */
+CML_HD int cml_rand_fixed10_k(uint64_t seed, uint32_t stream, uint64_t i)
+{
+    return (int)(cml_rand_u64(seed, stream, i) >> 54) - 512;
+}
+
+CML_HD float cml_rand_fixed10(uint64_t seed, uint32_t stream, uint64_t i)
+{
+    return (float)cml_rand_fixed10_k(seed, stream, i) * 0.015625f;
+}
+
 /* ---- timed repetitions: fresh inputs, and evidence of each repetition's output ----
  * Repetition `rep` (0, 1, ...) of the timed case k runs on the inputs of seed
  * cml_rep_seed(seed, k, rep), and the harness reports the evidence of the output it left: the

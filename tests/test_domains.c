@@ -183,6 +183,68 @@ START_TEST(particle_products_stay_exact)
 }
 END_TEST
 
+/* 3.1's strides past any table: a fixed case and a draw every grading above 4096 (main drew
+ * n=66..4096 from stride 0: a table of 4096 answers passed), and the check answers them. */
+START_TEST(degree_strides_pass_any_table_of_4096)
+{
+    for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+        cml_lab_spec s;
+        const cml_task_spec *t = task("3.1", seed, &s);
+        int fixed = 0, drawn = 0;
+        for (int i = 0; i < t->ncases; i++) {
+            const int past = t->cases[i].offset >= 4096;
+            if (i < t->ncases - t->drawn)
+                fixed |= past;
+            else
+                drawn |= past;
+        }
+        ck_assert_msg(fixed && drawn, "seed %llu: 3.1 asks strides >= 4096: fixed %d, drawn %d",
+                      (unsigned long long)seed, fixed, drawn);
+    }
+    /* stride 2^20: every lane's first word in bank 0, 32 distinct words with 4-byte elements,
+     * 8 with 16-byte ones (8 lanes a phase); stride 2^20 + 1 with 16-byte elements: lane t's
+     * words start in bank 4t, conflict-free */
+    const cml_check *k = cml_check_find("conflict_degree");
+    cml_case_spec c = {0};
+    c.n = 32;
+    c.offset = 1048576;
+    float out[96];
+    k->expect(&c, 1, 0, 96, out);
+    ck_assert_msg(out[64 + 1] == 1.0f && out[64 + 0] == 8.0f && out[0] == 32.0f,
+                  "degrees %g %g %g", out[64 + 1], out[64], out[0]);
+    char why[160];
+    c.offset = ((uint64_t)1 << 22) - 31;
+    ck_assert_uint_eq(k->out_elems(&c, why, sizeof why), 0); /* past 2^22: not a case */
+}
+END_TEST
+
+/* 3.3's inputs are negative, fractional and wider than 8 bits (an exact __dp4a product passed
+ * main's -8..7 integers), and its sums stay exact: a multiple of 2^-12 below 2^11. */
+START_TEST(gram_inputs_are_fractional_and_too_wide_for_8_bits)
+{
+    int neg = 0, frac = 0, wide = 0;
+    for (uint64_t i = 0; i < 1024; i++) {
+        float v = cml_rand_fixed10(1, 0, i);
+        neg += v < 0.0f;
+        frac += v != floorf(v);
+        wide += fabsf(v * 64.0f) > 127.0f;
+    }
+    ck_assert_msg(neg && frac && wide, "%d negative, %d fractional, %d past 8 bits", neg, frac,
+                  wide);
+    const cml_check *k = cml_check_find("tile_gram");
+    cml_case_spec c = {0};
+    c.n = 1024;
+    float out[1024];
+    k->expect(&c, 7, 0, 1024, out);
+    int fractional = 0;
+    for (int i = 0; i < 1024; i++) {
+        fractional += out[i] != floorf(out[i]);
+        ck_assert(fabsf(out[i]) < 2048.0f && out[i] * 4096.0f == floorf(out[i] * 4096.0f));
+    }
+    ck_assert_msg(fractional > 0, "every Gram entry is an integer");
+}
+END_TEST
+
 /* `sanitize_drawn`: the drawn cases go to the tools too, any size, after the chosen ones;
  * without it a drawn case above 2^16 elements never does (both directions). */
 START_TEST(sanitize_drawn_sends_every_drawn_case_to_the_tools)
@@ -217,6 +279,8 @@ void spec_domains_add(Suite *s)
     tcase_add_test(tc, vector_tasks_draw_every_residue_above_2_20);
     tcase_add_test(tc, particle_fields_span_zero_negative_large_and_small);
     tcase_add_test(tc, particle_products_stay_exact);
+    tcase_add_test(tc, degree_strides_pass_any_table_of_4096);
+    tcase_add_test(tc, gram_inputs_are_fractional_and_too_wide_for_8_bits);
     tcase_add_test(tc, sanitize_drawn_sends_every_drawn_case_to_the_tools);
     suite_add_tcase(s, tc);
 }

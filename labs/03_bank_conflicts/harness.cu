@@ -74,10 +74,11 @@ static void launch_gram_conflicted(float *d_out, const float *d_in, size_t n, cu
 
 // ---- inputs and the right outputs (self-checks; the grader computes its own) ----
 
-/* 3.3's inputs: small integers -8..7, so every sum of products is exact in any order. */
+/* 3.3's inputs: k / 64 for k in [-512, 512) (cml_rand_fixed10): negative and non-integer, too
+ * wide for an 8-bit product, and every sum of 32 products is exact in any order. */
 __host__ __device__ inline float small_int(uint64_t seed, uint64_t i)
 {
-    return (float)((int)(cml_rand_u64(seed, 0, i) >> 60) - 8);
+    return cml_rand_fixed10(seed, 0, i);
 }
 
 __global__ void fillSmallInts(float *p, size_t n, uint64_t seed)
@@ -109,13 +110,13 @@ static float expect_gram(const cml_case *, uint64_t seed, uint64_t i)
         tile = i / 1024, tile_seed = seed;
         int t[GRAM * GRAM];
         for (int e = 0; e < GRAM * GRAM; e++)
-            t[e] = (int)small_int(seed, tile * 1024 + e);
+            t[e] = cml_rand_fixed10_k(seed, 0, tile * 1024 + e);
         for (int r = 0; r < GRAM; r++)
             for (int c = 0; c < GRAM; c++) {
                 int acc = 0;
                 for (int k = 0; k < GRAM; k++)
                     acc += t[r * GRAM + k] * t[c * GRAM + k];
-                out[r * GRAM + c] = (float)acc;
+                out[r * GRAM + c] = (float)acc * 0x1p-12f;
             }
     }
     return out[i % 1024];
@@ -125,12 +126,13 @@ static float expect_gram(const cml_case *, uint64_t seed, uint64_t i)
 
 typedef void (*vector_fn)(float *, const float *, size_t, cudaStream_t);
 
-/* 3.1: strides 0..n-1 for 4-, 8- and 16-byte elements: out[size * n + stride]. */
+/* 3.1: strides offset..offset+n-1 for 4-, 8- and 16-byte elements: out[size * n + s] is
+ * stride offset + s. Strides stay below 2^22 (the sheet's domain), n at most 4096. */
 static void run_degree(const cml_case *c)
 {
-    const size_t n = c->n;
-    if (n > MAX_STRIDES) {
-        cml_case_fail("n = %zu strides: at most %d", n, MAX_STRIDES);
+    const size_t n = c->n, first = c->offset;
+    if (n > MAX_STRIDES || first > ((size_t)1 << 22) - n) {
+        cml_case_fail("n = %zu strides from %zu: at most %d, below 2^22", n, first, MAX_STRIDES);
         return;
     }
     float *d_out = cml_alloc(3 * n);
@@ -140,7 +142,7 @@ static void run_degree(const cml_case *c)
     cml_run_case(c, d_out, 3 * n, 0, [&](cudaStream_t s) {
         for (int size = 0; size < 3; size++)
             for (size_t stride = 0; stride < n; stride++)
-                h[size * n + stride] = (float)conflict_degree((int)stride, 4 << size);
+                h[size * n + stride] = (float)conflict_degree((int)(first + stride), 4 << size);
         CML_CHECK(cudaMemcpyAsync(d_out, h.data(), h.size() * sizeof(float),
                                   cudaMemcpyHostToDevice, s));
         CML_CHECK(cudaStreamSynchronize(s));

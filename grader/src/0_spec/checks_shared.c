@@ -11,13 +11,17 @@
 
 /* conflict_degree (lab 03, task 3.1): out[size*n + stride] = the conflict degree of a warp
  * whose lane t reads element t*stride of an array of (4 << size)-byte elements, strides
- * 0..n-1, 32 banks of 4-byte words. The warp is served in phases of 128 bytes (32, 16 or 8
+ * offset..offset+n-1 (the first stride is the case's `offset`, 0 when absent; strides stay
+ * below 2^22, so lane 31's word index fits an int), 32 banks of 4-byte words. The warp is served in phases of 128 bytes (32, 16 or 8
  * lanes); a phase needs as many passes as its busiest bank has DISTINCT words; the degree is
  * the worst phase's count (docs/03_bank_conflicts.md, section 3). */
+#define DEGREE_MAX_STRIDE ((uint64_t)1 << 22) /* the sheet's domain: strides below 2^22 */
+
 static uint64_t degree_elems(const cml_case_spec *c, char *err, size_t errlen)
 {
-    if (c->n == 0 || c->n > 4096) {
-        snprintf(err, errlen, "check conflict_degree needs n=<strides> between 1 and 4096");
+    if (c->n == 0 || c->n > 4096 || c->offset > DEGREE_MAX_STRIDE - c->n) {
+        snprintf(err, errlen, "check conflict_degree needs n=<strides> between 1 and 4096 and "
+                 "offset=<first stride> with offset + n at most 2^22");
         return 0;
     }
     return 3 * c->n;
@@ -55,7 +59,7 @@ static void degree_expect(const cml_case_spec *c, uint64_t seed, uint64_t first,
 {
     (void)seed;
     for (size_t j = 0; j < count; j++)
-        dst[j] = (float)bank_degree((first + j) % c->n, 4 << ((first + j) / c->n));
+        dst[j] = (float)bank_degree(c->offset + (first + j) % c->n, 4 << ((first + j) / c->n));
 }
 
 /* 3.1 is host code whose table the harness copies in: it counts no bytes (and is not timed). */
@@ -67,7 +71,8 @@ static uint64_t degree_bytes(const cml_case_spec *c)
 
 static void degree_where(const cml_case_spec *c, uint64_t i, char *buf, size_t len)
 {
-    snprintf(buf, len, " (stride %" PRIu64 ", %d-byte elements)", i % c->n, 4 << (i / c->n));
+    snprintf(buf, len, " (stride %" PRIu64 ", %d-byte elements)", c->offset + i % c->n,
+             4 << (i / c->n));
 }
 
 /* scale2 (lab 03, task 3.2): out[i] = 2 * in0[i], exact. */
@@ -88,9 +93,10 @@ static void scale2_expect(const cml_case_spec *c, uint64_t seed, uint64_t first,
         dst[j] = 2.0f * cml_rand_f32(seed, 0, first + j);
 }
 
-/* tile_gram (lab 03, task 3.3): in0 holds n/1024 tiles T of 32 x 32 small integers
- * (element i = (rand_u64(seed, 0, i) >> 60) - 8); out[t*1024 + r*32 + c] = sum over k of
- * T[r][k] * T[c][k]. Integer sums below 2^24: exact in any order. */
+/* tile_gram (lab 03, task 3.3): in0 holds n/1024 tiles T of 32 x 32 values k/64, k in
+ * [-512, 512) (cml_rand_fixed10: negative, zero, non-integer, more than 8 bits); out[t*1024 +
+ * r*32 + c] = sum over k of T[r][k] * T[c][k], a multiple of 2^-12 below 2^11: exact in any
+ * order. Summed here as integers (the k's), scaled once by 2^-12. */
 static uint64_t gram_elems(const cml_case_spec *c, char *err, size_t errlen)
 {
     if (c->n == 0 || c->n % 1024 != 0 || c->n > ((uint64_t)1 << 40)) {
@@ -111,13 +117,13 @@ static void gram_expect(const cml_case_spec *c, uint64_t seed, uint64_t first, s
         if (i / 1024 != tile) {
             tile = i / 1024;
             for (int e = 0; e < 1024; e++)
-                t[e] = (int)(cml_rand_u64(seed, 0, tile * 1024 + (uint64_t)e) >> 60) - 8;
+                t[e] = cml_rand_fixed10_k(seed, 0, tile * 1024 + (uint64_t)e);
         }
         const int *a = &t[(i % 1024) / 32 * 32], *b = &t[i % 32 * 32];
         int acc = 0;
         for (int k = 0; k < 32; k++)
             acc += a[k] * b[k];
-        dst[j] = (float)acc;
+        dst[j] = (float)acc * 0x1p-12f;
     }
 }
 
