@@ -72,7 +72,7 @@ __global__ void copyOffsetStride(float *__restrict__ out, const float *__restric
                                  size_t n, size_t offset, size_t stride)
 {
     // TODO(1.3): out[i] = in[offset + i*stride] for every i < n, with a grid-stride loop.
-    //   Keep every index in size_t: at stride 32 the input holds more than 2^31 floats.
+    //   Keep every index in size_t: graded inputs hold more than 2^32 floats.
 }
 
 void launch_copy_offset_stride(float *d_out, const float *d_in, size_t n, size_t offset,
