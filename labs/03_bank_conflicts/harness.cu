@@ -181,7 +181,7 @@ template <vector_fn F> static void run_gram_with(const cml_case *c) { run_gram(c
 // ---- the lab ----
 
 static const cml_task TASKS[] = {
-    {"3.1", "conflict_degree (host code)", "n", "", run_degree, NULL},
+    {"3.1", "conflict_degree (host code)", "n,offset", "", run_degree, NULL},
     {"3.2", "scaleRowMajor", "n", "n=67108864", run_scale_with<launch_scale_row_major>,
      expect_scale2},
     {"3.3a", "gramPadded", "n", "n=67108864", run_gram_with<launch_gram_padded>, expect_gram},

@@ -135,7 +135,7 @@ static void gram_where(const cml_case_spec *c, uint64_t i, char *buf, size_t len
 }
 
 const cml_check cml_checks_shared[] = {
-    {"conflict_degree", "n", degree_elems, degree_expect, degree_where, degree_bytes, NULL},
+    {"conflict_degree", "n,offset", degree_elems, degree_expect, degree_where, degree_bytes, NULL},
     {"scale2", "n", scale2_elems, scale2_expect, NULL, NULL, NULL},
     {"tile_gram", "n", gram_elems, gram_expect, gram_where, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL, NULL},
