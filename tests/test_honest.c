@@ -176,6 +176,10 @@ START_TEST(honest_variant_builds_and_passes_every_static_check)
                   v->stage_err);
     ck_assert_msg(b->ok, "%s/%s%s does not build:\n%.3500s", v->lab, v->name, how,
                   b->log ? b->log : "(no log)");
+    /* a call refused in one wrapper builds the lab and costs that wrapper's tasks (b->refused,
+     * grade_build.c): an honest variant loses nothing that way either */
+    ck_assert_msg(b->refused == NULL, "%s/%s%s: link rules cost tasks their points:\n%.3000s",
+                  v->lab, v->name, how, b->refused ? b->refused : "");
     if (_i % 2) { /* the flag reached the host compiler: its functions start with endbr64 */
         char cmd[CML_PATH + 64], *o = cml_object_of(v->spec->files[0]);
         cml_fmt(cmd, sizeof cmd, "objdump -d '%s/%s' | grep -c endbr64", b->dir, o);

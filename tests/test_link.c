@@ -404,10 +404,30 @@ END_TEST
 
 START_TEST(passes_correct_code_written_differently)
 {
-    ck_assert_msg(legit.ok, "device PTX asm, a template kernel, a host helper, std::vector, "
-                  "__ldg, int4, annotated_ptr, #if 0, global std::vector, std::string, "
-                  "std::map and a struct with a constructor: rejected:\n%.5000s",
-                  legit.log ? legit.log : "");
+    ck_assert_msg(legit.ok && !legit.refused, "device PTX asm, a template kernel, a host helper, "
+                  "std::vector, __ldg, int4, annotated_ptr, #if 0, global std::vector, "
+                  "std::string, std::map, a struct with a constructor, streams, events, "
+                  "cudaMallocAsync, a graph and cudaLaunchKernelEx: rejected:\n%.5000s%s",
+                  legit.log ? legit.log : "", legit.refused ? legit.refused : "");
+}
+END_TEST
+
+/* Lab 01's spec refuses what skips its lesson (link_deny): a copy API writing the output is
+ * refused with the spec's reason, at its line of the student's file. */
+START_TEST(rejects_a_copy_api_in_place_of_a_kernel_with_its_reason_and_line)
+{
+    assert_rejects("calls 'cudaMemcpyAsync' (coalescing.cu:", "refused in this lab: a copy or "
+                   "memset API");
+    assert_rejects("calls 'cudaMemcpyAsync'", "(rule: calls (lesson))");
+}
+END_TEST
+
+/* What bypasses the link evidence or writes files is denied in every lab, CUDA runtime
+ * names included: the runtime's export table of driver entry points and its log file. */
+START_TEST(rejects_runtime_calls_that_defeat_grading)
+{
+    assert_rejects("calls 'cudaGetExportTable' (coalescing.cu:", "(rule: calls (driver-api))");
+    assert_rejects("calls 'cudaLogsDumpToFile'", "(rule: calls (file-access))");
 }
 END_TEST
 
@@ -561,6 +581,8 @@ Suite *link_suite(void)
     tcase_add_test(tc, rejects_a_line_directive);
     tcase_add_test(tc, violation_is_the_first_line_of_the_log);
     tcase_add_test(tc, passes_correct_code_written_differently);
+    tcase_add_test(tc, rejects_a_copy_api_in_place_of_a_kernel_with_its_reason_and_line);
+    tcase_add_test(tc, rejects_runtime_calls_that_defeat_grading);
     tcase_add_test(tc, missing_objdump_means_not_enforced_never_a_fail);
     tcase_add_test(tc, link_rules_parse_error_names_file_and_line);
     tcase_add_test(tc, api_names_match_a_cxx_function_by_its_top_level_name);

@@ -24,7 +24,9 @@
 
 /* FAKE_CS: clean (default), error (memcheck finds a write past the end in FAKE_CS_TASK, in the
  * student's fake.cu), harness (the same in harness.cu), broken (fails for its own reasons),
- * run (runs the lab, FAKE_UNDER_TOOL set, with the grader's result channel, then is clean);
+ * run (runs the lab, FAKE_UNDER_TOOL set, with the grader's result channel, then is clean),
+ * toolfail (runs it, then fails on its own: "Internal Sanitizer Error: Unsupported ..."),
+ * laberr (runs it, then reports the lab's nonzero exit as compute-sanitizer does);
  * FAKE_CS_SLEEP: seconds per run. Each run appends "<start time> <its arguments>" to
  * $FAKE_CS_LOG. */
 static const char CS[] =
@@ -35,8 +37,13 @@ static const char CS[] =
     "[ \"$FAKE_CS\" = broken ] && { echo '========= Error: Target application terminated "
     "before first instrumented API call'; exit 1; }\n"
     "clean() { echo '========= ERROR SUMMARY: 0 errors'; exit 0; }\n"
-    "[ \"$FAKE_CS\" = run ] && { while [ $# -gt 0 ] && [ \"$1\" != ./confine ]; do shift; "
-    "done; FAKE_UNDER_TOOL=1 \"$@\"; clean; }\n"
+    "lab() { while [ $# -gt 0 ] && [ \"$1\" != ./confine ]; do shift; done; "
+    "FAKE_UNDER_TOOL=1 \"$@\"; }\n"
+    "[ \"$FAKE_CS\" = run ] && { lab \"$@\"; clean; }\n"
+    "[ \"$FAKE_CS\" = toolfail ] && { lab \"$@\"; echo '========= Internal Sanitizer Error: "
+    "Unsupported instruction mbarrier.try_wait in synccheck'; exit 1; }\n"
+    "[ \"$FAKE_CS\" = laberr ] && { lab \"$@\"; echo \"========= Error: process didn't "
+    "terminate successfully\"; echo '========= ERROR SUMMARY: 0 errors'; exit 1; }\n"
     "case \"$FAKE_CS\" in error) f=fake.cu;; harness) f=harness.cu;; *) clean;; esac\n"
     "case \"$*\" in *\"--tool memcheck \"*\"--case $FAKE_CS_TASK,\"*) ;; *) clean;; esac\n"
     "echo '========= Invalid __global__ write of size 4 bytes'\n"
@@ -150,6 +157,40 @@ START_TEST(sanitizer_run_that_leaves_early_fails_its_task)
     const cml_task_result *r = task(0, "1.1");
     ck_assert_msg(r->status == CML_STATUS_SANITIZER && r->score == 0 &&
                   strstr(r->detail, "the lab binary ended under the tool after 0 of"),
+                  "%s %g/%g: %s", cml_status_name(r->status), r->score, r->max_score, r->detail);
+}
+END_TEST
+
+/* The lab's run ends early, and the tool's log says the tool failed on its own (synccheck
+ * that cannot follow an honest cuda::barrier tile, issue 44): not checked, with the tool's
+ * message, and the points kept; never called a dodge. */
+START_TEST(sanitizer_failing_mid_run_is_not_checked_never_a_dodge)
+{
+    setenv("FAKE_CS", "toolfail", 1);
+    setenv("FAKE_DODGE", "1", 1);
+    grade(NULL);
+    unsetenv("FAKE_DODGE");
+    const cml_task_result *r = task(0, "1.1");
+    const cml_tech_result *s = &r->sanitizers[0];
+    ck_assert_msg(g->score == g->max_score && s->state == CML_TECH_NOT_CHECKED &&
+                  strstr(s->detail, "not checked: memcheck: Internal Sanitizer Error: "
+                                    "Unsupported instruction") &&
+                  strstr(s->detail, "the tool's own failure"), "%g/%g: %s", g->score,
+                  g->max_score, s->detail);
+}
+END_TEST
+
+/* The lab leaves early and exits nonzero; the tool reports that end as it does for any
+ * application ("Error: process didn't terminate successfully"): the student's doing, a dodge. */
+START_TEST(sanitizer_run_that_leaves_early_with_an_error_status_fails_its_task)
+{
+    setenv("FAKE_CS", "laberr", 1);
+    setenv("FAKE_DODGE", "1", 1);
+    grade(NULL);
+    unsetenv("FAKE_DODGE");
+    const cml_task_result *r = task(0, "1.1");
+    ck_assert_msg(r->status == CML_STATUS_SANITIZER && r->score == 0 &&
+                  strstr(r->detail, "your process ended on its own"),
                   "%s %g/%g: %s", cml_status_name(r->status), r->score, r->max_score, r->detail);
 }
 END_TEST
@@ -437,6 +478,8 @@ TCase *sanitize_grading_tcase(void)
     tcase_add_test(tc, sanitizer_error_in_the_harness_costs_nothing);
     tcase_add_test(tc, sanitizer_run_that_leaves_early_fails_its_task);
     tcase_add_test(tc, sanitizer_run_to_the_end_keeps_full_marks);
+    tcase_add_test(tc, sanitizer_failing_mid_run_is_not_checked_never_a_dodge);
+    tcase_add_test(tc, sanitizer_run_that_leaves_early_with_an_error_status_fails_its_task);
     tcase_add_test(tc, summary_names_the_sanitizer_status);
     tcase_add_test(tc, clean_sanitizers_keep_full_marks);
     tcase_add_test(tc, sanitizer_failing_on_its_own_is_not_checked);

@@ -181,6 +181,45 @@ START_TEST(error_in_a_student_file_is_chosen_over_the_harness)
 }
 END_TEST
 
+/* A run that ended early is the tool's failure when its log says so: synccheck that cannot
+ * follow an mbarrier (cuda::barrier) tile, an internal error. The lines are as the tool writes
+ * them to its --log-file: "=========" and a space, the text. */
+START_TEST(tool_failure_is_read_from_its_own_lines)
+{
+    char line[300];
+    ck_assert(cml_sanitizer_tool_failure("========= COMPUTE-SANITIZER\n"
+                                         "========= Internal Sanitizer Error: The Sanitizer "
+                                         "encountered an error while launching the kernel\n",
+                                         line, sizeof line) &&
+              strcmp(line, "Internal Sanitizer Error: The Sanitizer encountered an error while "
+                           "launching the kernel") == 0);
+    ck_assert(cml_sanitizer_tool_failure("========= COMPUTE-SANITIZER\n"
+                                         "========= Error: Unsupported instruction mbarrier.try_"
+                                         "wait.parity.shared::cta.b64 in synccheck\n"
+                                         "========= ERROR SUMMARY: 0 errors\n", line,
+                                         sizeof line) && strstr(line, "Unsupported instruction"));
+}
+END_TEST
+
+/* The lab's own early end, the tool's error reports and a clean log are not the tool failing:
+ * a dodge stays a dodge, an error stays the student's or the harness's. */
+START_TEST(lab_ending_and_error_reports_are_not_the_tool_failing)
+{
+    char line[300];
+    const char *const logs[] = {
+        "========= COMPUTE-SANITIZER\n========= Error: process didn't terminate successfully\n"
+        "========= Target application returned an error\n========= ERROR SUMMARY: 0 errors\n",
+        "========= Error: Race reported between Write access at k(float *)+0x1e0 in /x/t.cu:30"
+        "\n=========     and Read access at k(float *)+0x2a0 in /x/t.cu:36 [64 hazards]\n",
+        "========= Barrier error detected. Divergent thread(s) in block\n"
+        "=========     at transposeCoalesced(float *)+0x70 in /x/transpose.cu:41\n",
+        "========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\n", "" };
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++)
+        ck_assert_msg(!cml_sanitizer_tool_failure(logs[i], line, sizeof line),
+                      "log %zu taken for the tool's failure: %s", i, line);
+}
+END_TEST
+
 /* The sanitize suite. */
 Suite *sanitize_suite(void)
 {
@@ -197,6 +236,8 @@ Suite *sanitize_suite(void)
     tcase_add_test(parts, memcheck_message_names_file_line_and_kernel);
     tcase_add_test(parts, racecheck_message_names_both_accesses);
     tcase_add_test(parts, error_in_a_student_file_is_chosen_over_the_harness);
+    tcase_add_test(parts, tool_failure_is_read_from_its_own_lines);
+    tcase_add_test(parts, lab_ending_and_error_reports_are_not_the_tool_failing);
     suite_add_tcase(s, parts);
     suite_add_tcase(s, sanitize_grading_tcase());
     return s;

@@ -12,7 +12,7 @@
 START_TEST(parses_every_directive)
 {
     ck_assert_msg(load(HEAD TASK "ptx in=copyVec " V4 " 128-bit loads\nsass LDG.E.128 128-bit "
-                       "loads in SASS\nforbid k.cu cudaMemcpy no copies\nncu copy "
+                       "loads in SASS\nforbid k.cu cudaMemcpy no copies\nncu copyVec "
                        "m.sum 0 no bank conflicts\nncu_case n=256\n"
                        "technique 3\n") == 0, "%s", err);
     const cml_task_spec *t = &spec.tasks[0];
@@ -223,13 +223,13 @@ START_TEST(reads_a_per_launch_ncu_property)
                       "\"2\",\"gramSwizzled(float *)\",\"launch__d\",\"0\"\n"
                       "\"3\",\"other(float *)\",\"launch__s\",\"99999\"\n"
                       "\"3\",\"other(float *)\",\"launch__d\",\"0\"\n";
-    ck_assert_int_eq(cml_ncu_value(csv, "launch__s+launch__d", "gram", 1, -1, &v, NULL), 3);
+    ck_assert_int_eq(cml_ncu_value(csv, "launch__s+launch__d", "gramSwizzled", 1, -1, &v, NULL), 3);
     ck_assert_double_eq(v, 4224);
-    ck_assert_int_eq(cml_ncu_value(csv, "launch__s", "gram", 1, -1, &v, NULL), 3);
+    ck_assert_int_eq(cml_ncu_value(csv, "launch__s", "gramSwizzled", 1, -1, &v, NULL), 3);
     ck_assert_double_eq(v, 4096);
     ck_assert_int_eq(cml_ncu_value(csv, "launch__s", NULL, 1, -1, &v, NULL), 4);
     ck_assert_double_eq(v, 99999);
-    ck_assert_int_eq(cml_ncu_value(csv, "launch__s+launch__x", "gram", 1, -1, &v, NULL), 0);
+    ck_assert_int_eq(cml_ncu_value(csv, "launch__s+launch__x", "gramSwizzled", 1, -1, &v, NULL), 0);
     ck_assert_double_eq(v, 0);
 }
 END_TEST
@@ -292,7 +292,7 @@ END_TEST
 START_TEST(no_gpu_reports_checks_and_keeps_status)
 {
     env.bin = NULL;
-    grade("ptx " V4 " loads\nncu copy m.sum 0 conflicts", "no-gpu");
+    grade("ptx " V4 " loads\nncu copyVec m.sum 0 conflicts", "no-gpu");
     assert_check(0, CML_TECH_PASSED, "found");
     assert_check(1, CML_TECH_NOT_CHECKED, "no GPU");
     ck_assert_str_eq(cml_status_name(r.status), "no-gpu");
@@ -302,7 +302,7 @@ END_TEST
 
 START_TEST(wrong_task_gets_no_technique_points)
 {
-    grade("ptx " V4 " loads\nncu copy m.sum 0 conflicts", "wrong");
+    grade("ptx " V4 " loads\nncu copyVec m.sum 0 conflicts", "wrong");
     assert_check(1, CML_TECH_NOT_RUN, "a case of the task failed");
     ck_assert_str_eq(cml_status_name(r.status), "wrong");
     ck_assert_double_eq(r.technique_score, 0);
@@ -349,7 +349,7 @@ START_TEST(reports_show_the_checks)
     char *buf = NULL;
     size_t len = 0;
     setenv("FAKE_NCU_VALUE", "5000", 1);
-    grade("ptx " V4 " 128-bit loads\nncu copy m.sum 0 no bank conflicts", "passed");
+    grade("ptx " V4 " 128-bit loads\nncu copyVec m.sum 0 no bank conflicts", "passed");
     cml_lab_result lab = { .spec = &spec, .ntasks = 1 };
     lab.tasks[0] = r;
     FILE *m = open_memstream(&buf, &len);

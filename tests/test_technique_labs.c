@@ -4,7 +4,7 @@
 #include "technique_fixture.h"
 #include "suites.h"
 
-#define TWO_TASKS HEAD TASK "ncu copy m.sum 0 no conflicts\ntechnique 1\ntask 1.2\ncheck copy\n" \
+#define TWO_TASKS HEAD TASK "ncu copyVec m.sum 0 no conflicts\ntechnique 1\ntask 1.2\ncheck copy\n" \
     "points 6\ncase n=1000\nncu other m.sum 0 no conflicts\nncu_case n=64\ntechnique 1\n"
 
 /* In front of the fixture's fake ($MEET_NCU): waits, at most 5 s, until $MEET_N runs have

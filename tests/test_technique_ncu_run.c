@@ -29,14 +29,14 @@ static void grade_under_running_ncu(void)
     put("ncu-run", RUNNING_NCU, 1);
     setenv("CML_NCU", in_dir("ncu-run"), 1);
     env.bin = test_path("build/fake_lab");
-    grade("ncu copy m.sum 0 no bank conflicts\nncu_case n=256", "passed");
+    grade("ncu copyVec m.sum 0 no bank conflicts\nncu_case n=256", "passed");
 }
 
 /* A lab that runs its case to the end under ncu keeps the check's verdict. */
 START_TEST(lab_that_runs_its_case_under_ncu_is_judged_by_the_counter)
 {
     grade_under_running_ncu();
-    assert_check(0, CML_TECH_PASSED, "m.sum = 0 <= 0 over 1 launch of kernels matching copy");
+    assert_check(0, CML_TECH_PASSED, "m.sum = 0 <= 0 over 1 launch of kernels matching copyVec");
     ck_assert_str_eq(cml_status_name(r.status), "passed");
 }
 END_TEST
@@ -62,7 +62,7 @@ START_TEST(counters_taken_by_another_profiler_are_not_checked)
     put("ncu-busy", BUSY_NCU, 1);
     setenv("CML_NCU", in_dir("ncu-busy"), 1);
     env.bin = test_path("build/fake_lab");
-    grade("ncu copy m.sum 0 no bank conflicts\nncu_case n=256", "passed");
+    grade("ncu copyVec m.sum 0 no bank conflicts\nncu_case n=256", "passed");
     assert_check(0, CML_TECH_NOT_CHECKED, "not checked (the GPU's profiling counters were taken "
                                           "by another profiler, such as DCGM");
 }

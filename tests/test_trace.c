@@ -126,6 +126,135 @@ START_TEST(trace_lines_are_read_by_the_spec)
 }
 END_TEST
 
+
+/* ---- structure (issue 44): launches per call, their stream, device memory ---- */
+
+/* One call of the task's function inside the harness's window: its case marker first on the
+ * harness's stream 0x5000 (a harness frame), then what the student's ported() launched. Shapes
+ * as the library writes them. */
+#define WINDOW_OPEN                                                                          \
+    "cml-trace 1\n"                                                                          \
+    "api drv cuProfilerStart corr=20 frames=3010,1010\n"                                     \
+    "api drv cuLaunchKernel corr=21 frames=3020,1020\n"                                      \
+    "launch stream=0x5000 ptsz=0 grid=1,1,1 block=1,1,1 smem=0 corr=21 fn=cml_case_mark\n"   \
+    "kernel grid=1,1,1 block=1,1,1 smem=0 static=0 corr=21 graph=0 name=cml_case_mark\n"
+#define STUDENT_LAUNCH(corr, stream, ptsz)                                                   \
+    "api drv cuLaunchKernel corr=" #corr " frames=2010,3030,1030\n"                          \
+    "launch stream=" stream " ptsz=" #ptsz " grid=4096,1,1 block=256,1,1 smem=0 corr=" #corr \
+    " fn=_Z6portedPfi\n"                                                                     \
+    "kernel grid=4096,1,1 block=256,1,1 smem=0 static=0 corr=" #corr " graph=0 "             \
+    "name=_Z6portedPfi\n"
+#define WINDOW_CLOSE "api drv cuProfilerStop corr=40 frames=3040,1040\nend\n"
+
+/* 6.3 at three passes: a kernel launch per pass is 3 per call; the passes fused into one kernel
+ * launch is 1. */
+START_TEST(fused_passes_are_one_launch_per_call)
+{
+    ck_assert_int_eq(tally_of(WINDOW_OPEN STUDENT_LAUNCH(22, "0x5000", 0)
+                              STUDENT_LAUNCH(23, "0x5000", 0) STUDENT_LAUNCH(24, "0x5000", 0)
+                              WINDOW_CLOSE), 0);
+    ck_assert_int_eq(tally.windows, 1);
+    ck_assert(tally.v[CML_TRACE_LAUNCHES_PER_CALL] == 3);
+    ck_assert(tally.v[CML_TRACE_OFF_STREAM] == 0);
+    ck_assert_int_eq(tally_of(WINDOW_OPEN STUDENT_LAUNCH(22, "0x5000", 0) WINDOW_CLOSE), 0);
+    ck_assert(tally.v[CML_TRACE_LAUNCHES_PER_CALL] == 1);
+    ck_assert_str_eq(tally.first[CML_TRACE_LAUNCHES_PER_CALL], "_Z6portedPfi");
+}
+END_TEST
+
+/* The passes written differently: captured into a graph of the student's and launched once on
+ * the harness's stream (three kernels ran from one cuGraphLaunch), or a graph the harness
+ * launched (lab 06's capture: the kernels are the student's by name). Launches outside the
+ * window (a warm-up before the case) are no call's. */
+START_TEST(a_graph_of_passes_counts_its_kernels)
+{
+    const char *graph = WINDOW_OPEN
+        "api drv cuGraphLaunch corr=30 frames=2010,3030,1030\n"
+        "launch stream=0x5000 ptsz=0 grid=0,0,0 block=0,0,0 smem=0 corr=30 fn=-\n"
+        "kernel grid=4,1,1 block=256,1,1 smem=0 static=0 corr=30 graph=7 name=_Z6portedPfi\n"
+        "kernel grid=4,1,1 block=256,1,1 smem=0 static=0 corr=30 graph=7 name=_Z6portedPfi\n"
+        "api drv cuGraphLaunch corr=31 frames=3030,1030\n"
+        "kernel grid=4,1,1 block=256,1,1 smem=0 static=0 corr=31 graph=8 name=_Z6portedPfi\n"
+        WINDOW_CLOSE
+        "api drv cuLaunchKernel corr=50 frames=2010,1050\n"
+        "kernel grid=4,1,1 block=256,1,1 smem=0 static=0 corr=50 graph=0 name=_Z6portedPfi\n";
+    ck_assert_int_eq(tally_of(graph), 0);
+    ck_assert(tally.v[CML_TRACE_LAUNCHES_PER_CALL] == 3);
+    ck_assert(tally.v[CML_TRACE_OFF_STREAM] == 0);
+}
+END_TEST
+
+/* 7.2's "launch on stream": the legacy default stream (0, or CU_STREAM_LEGACY), the
+ * per-thread one (a _ptsz call with 0, or CU_STREAM_PER_THREAD) and a stream of the student's
+ * own are not the stream the harness passed. */
+START_TEST(launches_off_the_harness_stream_are_counted)
+{
+    ck_assert_int_eq(tally_of(WINDOW_OPEN STUDENT_LAUNCH(22, "0", 0) WINDOW_CLOSE), 0);
+    ck_assert(tally.v[CML_TRACE_OFF_STREAM] == 1);
+    ck_assert_str_eq(tally.first[CML_TRACE_OFF_STREAM], "_Z6portedPfi on the legacy default "
+                     "stream, cuLaunchKernel in _Z6portedPfi");
+    ck_assert_int_eq(tally_of(WINDOW_OPEN STUDENT_LAUNCH(22, "0", 1) STUDENT_LAUNCH(23, "0x2", 0)
+                              STUDENT_LAUNCH(24, "0x1", 0) STUDENT_LAUNCH(25, "0x7000", 0)
+                              WINDOW_CLOSE), 0);
+    ck_assert(tally.v[CML_TRACE_OFF_STREAM] == 4);
+    ck_assert_str_eq(tally.first[CML_TRACE_OFF_STREAM], "_Z6portedPfi on the per-thread "
+                     "default stream, cuLaunchKernel in _Z6portedPfi");
+    /* the harness's own launches off its stream (none today) are never the student's */
+    ck_assert_int_eq(tally_of(WINDOW_OPEN "api drv cuLaunchKernel corr=26 frames=3020,1020\n"
+                              "launch stream=0 ptsz=0 grid=1,1,1 block=1,1,1 smem=0 corr=26 "
+                              "fn=_ZL7harnessv\n" WINDOW_CLOSE), 0);
+    ck_assert(tally.v[CML_TRACE_OFF_STREAM] == 0);
+}
+END_TEST
+
+/* 6.1's "no device buffers": the student's cudaMalloc is device memory; pinned host memory
+ * (zc_alloc_mapped's cudaHostAlloc) and the harness's device buffers are not. */
+START_TEST(device_allocations_of_the_student_are_counted)
+{
+    ck_assert_int_eq(tally_of(HONEST_CALLS "api drv cuMemHostAlloc corr=60 frames=2010,1060\n"
+                              "memory op=1 kind=2 bytes=4096 corr=60\nend\n"), 0);
+    ck_assert(tally.v[CML_TRACE_ALLOC_DEVICE] == 0 && tally.v[CML_TRACE_ALLOC] == 4096);
+    ck_assert_int_eq(tally_of(HONEST_CALLS THRUST_CALLS "end\n"), 0);
+    ck_assert(tally.v[CML_TRACE_ALLOC_DEVICE] == 4000);
+}
+END_TEST
+
+/* __device__ memory from the PTX: a static array used as a staging buffer (the 6.1 attack's
+ * shape), a 2-D array, a managed scalar; not an extern declaration, not instructions, not
+ * constant or shared memory. */
+START_TEST(device_variables_are_counted_from_the_ptx)
+{
+    char first[160];
+    const char *attack = ".version 8.8\n.target sm_90\n.address_size 64\n"
+        ".global .align 4 .b8 _ZL5stage[8388608];\n"
+        ".visible .entry _Z10zcSaxpyPfPKf(\n\t.param .u64 p0\n)\n{\n"
+        "\tld.global.f32 %f1, [%rd4];\n\tst.global.f32 [_ZL5stage+4], %f1;\n}\n";
+    ck_assert(cml_ptx_global_bytes(attack, first, sizeof first) == 8388608);
+    ck_assert_str_eq(first, "_ZL5stage (8388608 bytes)");
+    const char *more = ".visible .global .align 4 .f32 grid2d[16][4];\n"
+        ".visible .global .attribute(.managed) .align 8 .u64 m;\n"
+        ".global .align 16 .v4 .f32 quads[2] = {0f00000000};\n"
+        ".extern .global .align 4 .b8 elsewhere[4096];\n"
+        ".const .align 4 .b8 table[1024];\n.shared .align 4 .b8 tile[4096];\n";
+    ck_assert(cml_ptx_global_bytes(more, first, sizeof first) == 256 + 8 + 32);
+    /* the honest zero-copy kernel: parameters and instructions only */
+    const char *honest = ".visible .entry _Z11saxpyMappedPfPKfS1_fm(\n\t.param .u64 p0\n)\n"
+        "{\n\tld.global.nc.f32 %f1, [%rd4];\n\tst.global.f32 [%rd5], %f2;\n}\n";
+    ck_assert(cml_ptx_global_bytes(honest, first, sizeof first) == 0);
+    ck_assert_str_eq(first, "");
+}
+END_TEST
+
+START_TEST(structure_measures_are_read_by_the_spec)
+{
+    ck_assert_msg(load(HEAD TASK "trace launches_per_call 3.. a launch per pass\n"
+                       "trace launches_not_on_stream 0 on stream\ntrace alloc_device 0 none\n"
+                       "trace device_symbol_bytes 1024 no buffers\ntechnique 2\n") == 0, "%s",
+                  err);
+    ck_assert(spec.tasks[0].tech[0].min == 3 && spec.tasks[0].tech[3].max == 1024);
+}
+END_TEST
+
 /* ---- the whole check, on the fake lab ---- */
 
 /* The fake lab writes `trace` as the library would, beside the library, nm and evidence. */
@@ -288,6 +417,12 @@ void technique_trace_add(Suite *s)
     tcase_add_test(tc, a_large_binary_and_trace_are_read_whole);
     tcase_add_test(tc, a_trace_that_is_not_whole_is_refused);
     tcase_add_test(tc, trace_lines_are_read_by_the_spec);
+    tcase_add_test(tc, fused_passes_are_one_launch_per_call);
+    tcase_add_test(tc, a_graph_of_passes_counts_its_kernels);
+    tcase_add_test(tc, launches_off_the_harness_stream_are_counted);
+    tcase_add_test(tc, device_allocations_of_the_student_are_counted);
+    tcase_add_test(tc, device_variables_are_counted_from_the_ptx);
+    tcase_add_test(tc, structure_measures_are_read_by_the_spec);
     tcase_add_test(tc, managed_port_passes_its_trace_checks);
     tcase_add_test(tc, copies_through_thrust_fail_the_trace_checks);
     tcase_add_test(tc, lab_that_leaves_its_traced_run_fails);

@@ -93,6 +93,7 @@ static const struct {
     {"calls", CML_LINK_COMMON},       {"internal", CML_LINK_INTERNAL},
     {"deny", CML_LINK_DENY},          {"hooks", CML_LINK_HOOK},
     {"registrar", CML_LINK_REGISTRAR}, {"initializer", CML_LINK_INITIALIZER},
+    {"runtime", CML_LINK_RUNTIME},
 };
 
 /* One line of link.rules (comment already cut): `<directive> [group] <name>...`. */

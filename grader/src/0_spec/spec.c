@@ -110,6 +110,33 @@ static int d_link_calls(spec_parser *p, char *args)
     return link_names(p, args, CML_LINK_CALLS, "link_calls");
 }
 
+/* link_deny <name>[,<name>...] <reason>: CUDA calls that would let a student skip this lab's
+ * lesson (labs 01-05: a copy API writing the outputs in place of a kernel), refused with the
+ * reason shown; every other CUDA runtime call is judged by its effect (link.rules). */
+static int d_link_deny(spec_parser *p, char *args)
+{
+    char msg[200];
+    cml_link_rules *r = &p->spec->link;
+    size_t nl = strcspn(args, " \t");
+    const char *why = args + nl + strspn(args + nl, " \t");
+    if (!args[nl] || !*why || strlen(why) >= sizeof r->reasons[0])
+        return spec_fail(p, "'link_deny': names (comma-separated), then the reason (up to %zu "
+                         "characters)", sizeof r->reasons[0] - 1);
+    if (r->nreasons == CML_LINK_REASONS)
+        return spec_fail(p, "'link_deny': at most %d lines", CML_LINK_REASONS);
+    snprintf(r->reasons[r->nreasons], sizeof r->reasons[0], "%s", why);
+    args[nl] = '\0';
+    for (char *c = args; *c; c++)
+        *c = *c == ',' ? ' ' : *c;
+    int first = r->n;
+    if (cml_link_add(r, CML_LINK_LESSON, "lesson", args, msg, sizeof msg) != 0)
+        return spec_fail(p, "'link_deny': %s", msg);
+    for (int i = first; i < r->n; i++)
+        r->names[i].reason = r->nreasons;
+    r->nreasons++;
+    return 0;
+}
+
 enum scope { LAB, TASK, ANY };
 
 static const struct {
@@ -126,6 +153,7 @@ static const struct {
     {"timeout", LAB, d_timeout},
     {"link_api", LAB, d_link_api},
     {"link_calls", LAB, d_link_calls},
+    {"link_deny", LAB, d_link_deny},
     {"task", ANY, spec_open_task},
     {"check", TASK, spec_check},
     {"tolerance", TASK, spec_tolerance},

@@ -27,11 +27,16 @@ const cml_task_spec *cml_spec_task(const cml_lab_spec *s, const char *id);
 void cml_case_arg(const cml_task_spec *t, const char *params, int timed, char *buf, size_t len);
 
 /* What a `trace` check measures of the student's own calls (6_measure/trace_run.c): the bytes the
- * copy engines moved for them (all, host to device, device to host), and the bytes they
- * allocated that are not managed memory (device, pinned host, registered host). */
+ * copy engines moved for them (all, host to device, device to host), the bytes they allocated
+ * that are not managed memory (device, pinned host, registered host), and of those device
+ * memory alone; and the structure (issue 44): the kernels that ran from the student's launches
+ * per call of the task's API function, the student's launches on a stream other than the one
+ * the harness passed, and the bytes of `__device__` variables in the student's PTX. */
 enum cml_trace_measure { CML_TRACE_COPY, CML_TRACE_HTOD, CML_TRACE_DTOH, CML_TRACE_ALLOC,
-                         CML_TRACE_NMEASURES };
-/* The measure named `name` ("copy_bytes", "copy_htod", "copy_dtoh", "alloc_unmanaged"), or
+                         CML_TRACE_ALLOC_DEVICE, CML_TRACE_LAUNCHES_PER_CALL,
+                         CML_TRACE_OFF_STREAM, CML_TRACE_SYMBOLS, CML_TRACE_NMEASURES };
+/* The measure named `name` ("copy_bytes", "copy_htod", "copy_dtoh", "alloc_unmanaged",
+ * "alloc_device", "launches_per_call", "launches_not_on_stream", "device_symbol_bytes"), or
  * -1. */
 int cml_trace_measure_of(const char *name);
 

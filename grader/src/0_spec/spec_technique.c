@@ -176,7 +176,8 @@ int spec_ncu(spec_parser *p, char *args)
 int cml_trace_measure_of(const char *name)
 {
     static const char *const NAMES[CML_TRACE_NMEASURES] = {"copy_bytes", "copy_htod",
-                                                          "copy_dtoh", "alloc_unmanaged"};
+        "copy_dtoh", "alloc_unmanaged", "alloc_device", "launches_per_call",
+        "launches_not_on_stream", "device_symbol_bytes"};
     for (int i = 0; name && i < CML_TRACE_NMEASURES; i++)
         if (strcmp(name, NAMES[i]) == 0)
             return i;
@@ -193,7 +194,8 @@ int spec_trace(spec_parser *p, char *args)
         return -1;
     if (cml_trace_measure_of(metric) < 0)
         return spec_fail(p, "'trace': '%s' is not a measure (copy_bytes, copy_htod, copy_dtoh, "
-                         "alloc_unmanaged)", metric);
+                         "alloc_unmanaged, alloc_device, launches_per_call, "
+                         "launches_not_on_stream, device_symbol_bytes)", metric);
     if (value_range(p, "trace", spec_word(&args), c) != 0)
         return -1;
     return what_into(p, "trace", args, c);

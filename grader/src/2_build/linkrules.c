@@ -4,6 +4,8 @@
  * what runs outside main (.init_array and exit handlers belong to nvcc's registration only). */
 #include "linkrules_int.h"
 
+#include <ctype.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,13 +130,52 @@ static int origins_of(const lr_object *o, const char *sym, char (*out)[256], int
     return n;
 }
 
-/* One undefined symbol of object o: on an allow-list, else refused (by name when denied). A
- * refused call costs the tasks whose API functions reach the code that makes it, and is
- * pointed at the trap in the linked copy of the object. */
+/* The line of the student's file whose code names sym (its first, comments and strings left
+ * out), from nvcc's host translation: "managed.cu:57"; "" when none does (a C++ name, a call
+ * made inside a library template). */
+typedef struct {
+    const char *sym, *cu;
+    char *where;
+    size_t len;
+} line_find;
+
+static int line_names(void *arg, long lineno, const char *line, const char *blanked)
+{
+    line_find *f = arg;
+    size_t n = strlen(f->sym);
+    (void)line;
+    for (const char *p = strstr(blanked, f->sym); p; p = strstr(p + 1, f->sym))
+        if ((p == blanked || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+            !(isalnum((unsigned char)p[n]) || p[n] == '_'))
+            return snprintf(f->where, f->len, "%s:%ld", f->cu, lineno), 1;
+    return 0;
+}
+
+static void call_line(const lr_ctx *c, const char *sym, char *where, size_t len)
+{
+    char path[CML_PATH], name[LR_NAME_MAX];
+    where[0] = '\0';
+    /* the per-thread-stream spellings (cudaMemcpyAsync_ptsz) are the source's cudaMemcpyAsync */
+    size_t n = strlen(sym), cut = n > 5 && (strcmp(sym + n - 5, "_ptsz") == 0 ||
+                                           strcmp(sym + n - 5, "_ptds") == 0) ? n - 5 : n;
+    snprintf(name, sizeof name, "%.*s", (int)cut, sym);
+    line_find f = { name, c->cu, where, len };
+    if (c->cu && strncmp(sym, "_Z", 2) != 0 &&
+        lr_host_translation(c->dir, c->keep_dir, c->cu, path, sizeof path) == 0)
+        lr_host_lines(path, c->cu, line_names, &f);
+}
+
+/* One undefined symbol of object o, judged in this order: the lab's own link_calls and the
+ * student's own files allow; a deny of link.rules refuses (what defeats grading: process, file
+ * and device control, timers, profiler, the driver API, the harness's inputs); link.rules'
+ * calls allow; a link_deny of the spec refuses with its reason (what skips the lesson); the
+ * CUDA runtime API (link.rules runtime) is allowed; anything else is refused as not on the
+ * lists. A refused call costs the tasks whose API functions reach the code that makes it, is
+ * reported at its line, and is pointed at the trap in the linked copy of the object. */
 static void check_call(lr_ctx *c, const lr_object *o, const char *sym)
 {
     const char *group = NULL;
-    char origins[LR_MAX_ORIGINS][256], trap[300];
+    char origins[LR_MAX_ORIGINS][256], trap[300], where[CML_PATH + 40], at[CML_PATH + 48];
     if (strcmp(sym, "getenv") == 0 && !student_defines(c, o, sym)) {
         /* the student's getenv answers from one environment in every run, whatever tool
          * watches it (cml_student_getenv, common/cml_lab.cpp; issue 44) */
@@ -148,17 +189,30 @@ static void check_call(lr_ctx *c, const lr_object *o, const char *sym)
     if (!denied && (pristine_defines(c, sym, NULL) ||
                     cml_link_match(c->r, CML_LINK_COMMON, sym, NULL)))
         return;
+    int lesson = -1;
+    for (int i = 0; !denied && lesson < 0 && i < c->r->n; i++)
+        if (c->r->names[i].list == CML_LINK_LESSON &&
+            fnmatch(c->r->names[i].pattern, sym, 0) == 0)
+            lesson = c->r->names[i].reason;
+    if (!denied && lesson < 0 && cml_link_match(c->r, CML_LINK_RUNTIME, sym, NULL))
+        return;
     int n = c->ntraps < CML_LINK_TRAPS ? origins_of(o, sym, origins, LR_MAX_ORIGINS) : -1;
     snprintf(trap, sizeof trap, "%s=" CML_LINK_TRAP "%d", sym, c->ntraps++);
     if (n >= 0) /* else no task holds it, and the lab is not linked */
         lr_edit(c, "--redefine-sym", trap);
+    call_line(c, sym, where, sizeof where);
+    snprintf(at, sizeof at, "%s%s%s", where[0] ? " (" : "", where, where[0] ? ")" : "");
     if (denied)
-        lr_say_from(c, origins, n < 0 ? 0 : n, "calls '%s': refused in every lab "
-                    "(rule: calls (%s))", sym, group);
+        lr_say_from(c, origins, n < 0 ? 0 : n, "calls '%s'%s: refused in every lab "
+                    "(rule: calls (%s))", sym, at, group);
+    else if (lesson >= 0)
+        lr_say_from(c, origins, n < 0 ? 0 : n, "calls '%s'%s: refused in this lab: %s "
+                    "(rule: calls (lesson))", sym, at,
+                    lesson < c->r->nreasons ? c->r->reasons[lesson] : "");
     else
-        lr_say_from(c, origins, n < 0 ? 0 : n, "calls '%s': not on the lab's list of allowed "
-                    "calls (link_calls in its spec, calls in " CML_LINK_RULES_FILE ") "
-                    "(rule: calls)", sym);
+        lr_say_from(c, origins, n < 0 ? 0 : n, "calls '%s'%s: not on the lab's list of allowed "
+                    "calls (link_calls in its spec, calls in " CML_LINK_RULES_FILE "; the CUDA "
+                    "runtime API is allowed but what a deny names) (rule: calls)", sym, at);
 }
 
 /* All rules on student object k. */
@@ -168,6 +222,7 @@ static void check_object(lr_ctx *c, int k, const char *dir, const char *keep_dir
     const lr_object *o = &c->student[k];
     char path[CML_PATH];
     c->ntraps = 0;
+    c->dir = dir, c->keep_dir = keep_dir, c->cu = cu; /* where call_line reads its lines */
     c->ptx = cml_fmt(path, sizeof path, "%s/%s/%.*s.ptx", dir, keep_dir, (int)(strlen(cu) - 3),
                      cu) == 0 ? cml_read_text(path, (size_t)64 << 20, NULL) : NULL;
     for (int i = 0; i < o->nsyms; i++) {

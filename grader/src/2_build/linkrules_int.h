@@ -17,6 +17,7 @@ typedef struct {
     int npristine;
     const char *obj;            /* the object being checked, for messages */
     char *ptx;                  /* its PTX (kernel names), or NULL */
+    const char *dir, *keep_dir, *cu; /* its build folder, nvcc's kept files, its source */
     char *log;                  /* violations, one line each (malloc'd) */
     size_t len;
     int nsaid;

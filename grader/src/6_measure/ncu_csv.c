@@ -34,12 +34,44 @@ static int csv_fields(const char *s, size_t n, char f[][FIELD], int max)
     return k;
 }
 
-/* Whether the kernel of a row (ncu's "Kernel Name": "void k<32>(float *, int)") matches re, a
- * POSIX ERE searched in its name before the parameters, as ncu's own regex: filter does. */
+/* The unqualified name of a row's kernel (ncu's "Kernel Name", demangled: "void
+ * ns::scaleRowMajor<32>(float *, int)", "scaleRowMajor(float *)", "cml_case_mark") into base:
+ * its parameters, template arguments, return type and namespaces cut off, read from the end so
+ * that a "(anonymous namespace)::" or a "(int)32" template argument cannot end it early. */
+static void kernel_base(const char *name, char base[FIELD])
+{
+    size_t end = strlen(name);
+    for (int pass = 0; pass < 2; pass++) { /* the parameters "(...)", then the template "<...>" */
+        const char open = pass ? '<' : '(', close = pass ? '>' : ')';
+        if (end == 0 || name[end - 1] != close)
+            continue;
+        int depth = 0;
+        size_t i = end;
+        while (i > 0) {
+            char c = name[--i];
+            depth += c == ')' || c == '>' ? 1 : c == '(' || c == '<' ? -1 : 0;
+            if (depth == 0 && c == open)
+                break;
+        }
+        end = depth == 0 ? i : end;
+    }
+    size_t start = end;
+    while (start > 0 && (name[start - 1] == '_' || (name[start - 1] >= '0' &&
+           name[start - 1] <= '9') || ((name[start - 1] | 32) >= 'a' && (name[start - 1] | 32)
+           <= 'z')))
+        start--;
+    snprintf(base, FIELD, "%.*s", (int)(end - start), name + start);
+}
+
+/* Whether the kernel of a row is the one re names: re (the spec's POSIX ERE, anchored at both
+ * ends by read_rows) matches its unqualified name whole. Searched anywhere in the name, as
+ * before issue 44, `scaleRowMajor` also summed a helper `scaleRowMajorWarmup`'s shared-memory
+ * traffic into the task's kernel's. Template arguments, parameters and namespaces are not the
+ * name: `ns::scaleRowMajor<64>` is scaleRowMajor. */
 static int kernel_matches(const regex_t *re, const char *name)
 {
     char base[FIELD];
-    snprintf(base, sizeof base, "%.*s", (int)strcspn(name, "("), name);
+    kernel_base(name, base);
     return regexec(re, base, 0, NULL, 0) == 0;
 }
 
@@ -68,7 +100,9 @@ static void read_rows(const char *csv, char terms[][FIELD], int nterms, const ch
     int name_col = -1, value_col = -1, kernel_col = -1, id_col = -1;
     *marks = 0;
     regex_t re;
-    if (kernel && regcomp(&re, kernel, REG_EXTENDED | REG_NOSUB) != 0)
+    char whole[1100];
+    snprintf(whole, sizeof whole, "^(%s)$", kernel ? kernel : ""); /* the name as a whole */
+    if (kernel && regcomp(&re, whole, REG_EXTENDED | REG_NOSUB) != 0)
         return;
     for (const char *p = csv; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
         size_t n = strcspn(p, "\r\n");

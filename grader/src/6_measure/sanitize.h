@@ -61,6 +61,12 @@ int cml_sanitize_workers(void);
 int cml_sanitizer_errors(const char *log, const char *const *files, int nfiles, char *buf,
                          size_t len);
 
+/* The tool's own failure in a compute-sanitizer log, as the line it printed ("Internal
+ * Sanitizer Error: ...", "... not supported ...", an "Error: " of its own); 1 when there is one.
+ * A run that ended early with such a line is the tool's failure, "not checked", never a dodge;
+ * the lab's own early end (its exit, nonzero or not) prints none. */
+int cml_sanitizer_tool_failure(const char *log, char *buf, size_t len);
+
 /* sanitize_phase.c: compute-sanitizer after every lab's timed runs, one run per lab and tool (task
  * by task again when a run with several tasks finds an error). cml_sanitize_mark, as a lab's result
  * is filled: each task's tools "not run" and why (a case failed, off in its spec, or waiting for

@@ -106,3 +106,38 @@ int cml_sanitizer_errors(const char *log, const char *const *files, int nfiles, 
         snprintf(buf, len, "%s", msg);
     return in_files(msg, files, nfiles) ? (snprintf(buf, len, "%s", msg), 1) : 0;
 }
+
+/* What compute-sanitizer prints about itself, never about the application: its internal
+ * errors and what it cannot follow ("Internal Sanitizer Error: ...", "... is not supported",
+ * "Unsupported ..."). Its "Error: " headers are not among them: racecheck's hazards and the
+ * lab's own end ("Error: process didn't terminate successfully") use that word too. The log is
+ * written where only the tool may write (tool_run.c): a lab cannot print these lines into it. */
+static int own_failure(const char *s, size_t n)
+{
+    static const char *const OWN[] = { "internal sanitizer error", "internal error",
+                                       "unsupported", "not supported", NULL };
+    char low[LINE];
+    snprintf(low, sizeof low, "%.*s", (int)(n < LINE - 1 ? n : LINE - 1), s);
+    for (char *p = low; *p; p++)
+        *p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+    for (int i = 0; OWN[i]; i++)
+        if (strstr(low, OWN[i]))
+            return 1;
+    return 0;
+}
+
+/* Contract in sanitize.h. */
+int cml_sanitizer_tool_failure(const char *log, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (const char *p = log; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        size_t all = strcspn(p, "\r\n");
+        if (strncmp(p, "=========", 9) != 0)
+            continue;
+        const char *s = p + strspn(p, "= ");
+        size_t n = s < p + all ? all - (size_t)(s - p) : 0;
+        if (n && own_failure(s, n))
+            return snprintf(buf, len, "%.*s", (int)n, s), 1;
+    }
+    return 0;
+}

@@ -114,8 +114,32 @@ static int unfinished(cml_sanitize_job *j, const cml_proc_result *r, const char 
                  "time limit (%.0f s) after %d of %d case(s)", tool, limit_s, cases, n);
     else
         snprintf(j->out.detail, sizeof j->out.detail, "%s: the lab binary ended under the tool "
-                 "after %d of %d case(s)%s: every case must run to its end", tool, cases, n,
-                 done ? "" : ", without its done record");
+                 "after %d of %d case(s)%s: every case must run to its end (your process ended "
+                 "on its own: the tool reported no error and no failure of its own)", tool, cases,
+                 n, done ? "" : ", without its done record");
+    return 1;
+}
+
+/* Who ended a run that did not reach its end, when the tool found no error of the student's:
+ * the tool, when its log says it failed on its own (an internal error, something it does not
+ * support: synccheck on a cuda::barrier tile, say) or it was killed by a signal, or when it
+ * stopped the run on an error it reported outside the student's files: then the task is "not
+ * checked: <the tool's message>", its points kept, and the instructor sees it (course mode);
+ * else the student's process ended on its own (unfinished: a dodge). 1 when the tool did. */
+static int tool_ended_it(cml_sanitize_job *j, const cml_proc_result *r, int ran)
+{
+    char own[300];
+    const char *tool = cml_sanitizer_name(j->tool);
+    if (r->output && cml_sanitizer_tool_failure(r->output, own, sizeof own)) {
+        j->out.state = CML_TECH_NOT_CHECKED;
+        snprintf(j->out.detail, sizeof j->out.detail, "not checked: %s: %.250s (the tool's own "
+                 "failure, not your code's)", tool, own);
+    } else if (!(ran || !r->signaled || r->timed_out)) {
+        j->out.state = CML_TECH_NOT_CHECKED; /* tool_run said how it was killed */
+    } else if (!(ran && r->exit_code == atoi(CML_SANITIZE_ERROR_EXIT))) {
+        return 0;
+    } /* else judge's "not checked (... found an error in no student file ...)" stands */
+    j->split = j->ntasks > 1; /* the failure may be one task's code: each task on its own */
     return 1;
 }
 
@@ -167,7 +191,9 @@ void cml_sanitize_job_run(cml_sanitize_job *j)
         judge(j, &r, n);
     else
         j->split = j->ntasks > 1; /* a timeout may be one task's doing */
-    if (j->out.state != CML_TECH_FAILED)
+    const cml_channel_progress got = cml_records_progress(said);
+    int whole = !got.hello || (got.done && got.cases >= n && !r.timed_out);
+    if (j->out.state != CML_TECH_FAILED && (whole || !tool_ended_it(j, &r, ran)))
         unfinished(j, &r, said, n, 3 * (j->timeout_s > 0 ? j->timeout_s : 60));
     free(said);
     cml_proc_result_free(&r);

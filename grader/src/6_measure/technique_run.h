@@ -32,6 +32,7 @@ typedef struct {
     double v[CML_TRACE_NMEASURES];
     char first[CML_TRACE_NMEASURES][160];
     int calls;           /* memory calls of the student's the trace saw */
+    int windows;         /* the harness's profiling windows: calls of the task's function */
 } cml_trace_tally;
 
 /* The tally of `trace` (the library's file, grader/trace/cml_trace.c), with `nm` (nm -n
@@ -41,6 +42,11 @@ typedef struct {
  * student's: the library follows every driver call, so only lost callbacks leave one. */
 int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
                        cml_trace_tally *t, char *why, size_t wlen);
+
+/* ptx_globals.c: the bytes of the module-scope `.global` variables (`__device__` and
+ * `__managed__` variables, static or not; `extern` declarations hold none) that a PTX text
+ * declares, the first one's name and size into first. */
+double cml_ptx_global_bytes(const char *ptx, char *first, size_t flen);
 
 /* One traced run of a task's case: what the trace checks of the task judge. */
 typedef struct cml_trace_run {

@@ -141,19 +141,49 @@ static int symbols_of(const cml_lab_spec *spec, const cml_technique_env *env, ch
     return 0;
 }
 
+/* The bytes of `__device__` variables in the student's .cu files' PTX evidence into t (the
+ * build's, digest checked; a file without it counts nothing: its other checks say so). */
+static void symbol_bytes(const cml_lab_spec *spec, const cml_technique_env *env,
+                         cml_trace_tally *t)
+{
+    for (int i = 0; i < spec->nfiles; i++) {
+        char why[200], first[160];
+        char *ptx = cml_is_cu(spec->files[i])
+                    ? cml_tech_evidence(env, spec->files[i], ".ptx", why, sizeof why) : NULL;
+        double b = ptx ? cml_ptx_global_bytes(ptx, first, sizeof first) : 0;
+        if (b > 0 && t->v[CML_TRACE_SYMBOLS] == 0)
+            snprintf(t->first[CML_TRACE_SYMBOLS], sizeof t->first[0], "%.60s: %.90s",
+                     spec->files[i], first);
+        t->v[CML_TRACE_SYMBOLS] += b;
+        free(ptx);
+    }
+}
+
 /* Check c's verdict from the tally, in the words a student reads. */
 static void judge(const cml_tech_spec *c, const cml_trace_tally *t, const char *one,
                   cml_tech_result *out)
 {
     int m = cml_trace_measure_of(c->metric);
     double v = m >= 0 ? t->v[m] : 0;
-    char range[96];
+    char range[96], over[120];
     int fails = cml_tech_range_words(c, v, range, sizeof range), high = v > c->max;
     out->state = fails ? CML_TECH_FAILED : CML_TECH_PASSED;
-    snprintf(out->detail, sizeof out->detail, "%s = %.17g bytes %s, traced over %d memory "
-             "call%s of your code (case %.60s)%s%.160s", c->metric, v, range, t->calls,
-             t->calls == 1 ? "" : "s", one, high && m >= 0 ? ": first " : "",
-             high && m >= 0 ? t->first[m] : "");
+    /* launches are counted, the rest are bytes; a structure measure says what it counted */
+    const int launches = m == CML_TRACE_LAUNCHES_PER_CALL || m == CML_TRACE_OFF_STREAM;
+    if (m == CML_TRACE_LAUNCHES_PER_CALL)
+        snprintf(over, sizeof over, "kernels that ran from your code's launches, over %d "
+                 "call%s of the task's function", t->windows, t->windows == 1 ? "" : "s");
+    else if (m == CML_TRACE_SYMBOLS)
+        snprintf(over, sizeof over, "__device__ variables in your code's PTX");
+    else
+        snprintf(over, sizeof over, "traced over %d memory call%s of your code", t->calls,
+                 t->calls == 1 ? "" : "s");
+    snprintf(out->detail, sizeof out->detail,
+             "%.40s = %.17g%s %.80s, %.100s (case %.50s)%s%.120s",
+             c->metric, v, launches ? "" : " bytes", range, over, one,
+             (high || m == CML_TRACE_LAUNCHES_PER_CALL) && m >= 0 && t->first[m][0]
+             ? m == CML_TRACE_LAUNCHES_PER_CALL ? ": the first " : ": first " : "",
+             (high || m == CML_TRACE_LAUNCHES_PER_CALL) && m >= 0 ? t->first[m] : "");
 }
 
 /* The key of t's traced run: binary, seed and case. */
@@ -188,6 +218,8 @@ void cml_trace_collect(const cml_lab_spec *spec, const cml_task_spec *t,
         snprintf(failed->detail, sizeof failed->detail, "the trace of your code's calls "
                  "in case %.60s is not whole: %.300s", one, why);
     }
+    if (out->rc == 0)
+        symbol_bytes(spec, env, &out->tally);
     free(trace);
     free(nm);
     free(student);

@@ -107,6 +107,13 @@ typedef struct {
     char what[160];  /* "cuMemcpyHtoDAsync_v2 in um_add" */
 } call;
 
+/* The profiling windows the harness opened (cudaProfilerStart .. Stop around each checked
+ * launch of the task's API function, common/cml_run_case.cpp), by correlation id. */
+typedef struct {
+    unsigned start[64], stop[64];
+    int n;
+} windows;
+
 /* The memory call with correlation id corr, or NULL. */
 static const call *find_call(const call *calls, int n, unsigned corr)
 {
@@ -124,6 +131,74 @@ static void add(cml_trace_tally *t, int m, unsigned long long bytes, const char 
     t->v[m] += (double)bytes;
 }
 
+/* The text after "key=" in the line at p up to the next space or newline, into out. */
+static void word(const char *p, const char *key, char *out, size_t len)
+{
+    const char *q = strstr(p, key);
+    size_t n = strcspn(p, "\n"), k = strlen(key);
+    out[0] = '\0';
+    if (q && q < p + n && q[k] == '=')
+        snprintf(out, len, "%.*s", (int)strcspn(q + k + 1, " \n"), q + k + 1);
+}
+
+/* Whether corr lies in one of the windows. */
+static int in_window(const windows *w, unsigned corr)
+{
+    for (int i = 0; i < w->n; i++)
+        if (corr > w->start[i] && corr < w->stop[i])
+            return 1;
+    return 0;
+}
+
+/* The structure of what the student's code launched (issue 44), from the `launch` lines (the
+ * calls: their streams) and the `kernel` lines (what ran, graph nodes included). A kernel is
+ * the student's when its launch call is (a frame of its stack) or when its mangled name is a
+ * function the student's objects define (the kernel's host stub: a graph of the student's
+ * kernels that the harness launched, lab 06's captured launch, is theirs too). The harness's
+ * stream is the one its case marker (cml_case_mark, common/cml_gpu.cu) was launched on, first
+ * in every window: the `stream` every wrapper is handed. */
+static void structure(const char *trace, const char *end, const call *calls, int ncalls,
+                      const char **names, int nn, const windows *w, cml_trace_tally *t)
+{
+    char stream[40] = "", s[40], fn[160], what[200];
+    int kernels = 0;
+    for (const char *p = trace; p < end; p += strcspn(p, "\n"), p += *p == '\n')
+        if (strncmp(p, "launch ", 7) == 0 && !stream[0] && strstr(p, " fn=cml_case_mark\n"))
+            word(p, "stream", stream, sizeof stream);
+    for (const char *p = trace; p < end; p += strcspn(p, "\n"), p += *p == '\n') {
+        const int launch = strncmp(p, "launch ", 7) == 0, kernel = strncmp(p, "kernel ", 7) == 0;
+        if (!launch && !kernel)
+            continue;
+        const call *c = find_call(calls, ncalls, (unsigned)field(p, "corr"));
+        word(p, launch ? "fn" : "name", fn, sizeof fn);
+        const char *name = strstr(p, launch ? " fn=" : " name=");
+        name = name ? name + (launch ? 4 : 6) : "";
+        const int mine = (c && c->student) ||
+                         (*name && bsearch(&name, names, nn, sizeof *names, by_name));
+        if (!mine)
+            continue;
+        if (kernel && in_window(w, (unsigned)field(p, "corr"))) {
+            if (kernels++ == 0) /* the detail names the first */
+                snprintf(t->first[CML_TRACE_LAUNCHES_PER_CALL], 160, "%.150s", fn);
+        }
+        word(p, "stream", s, sizeof s);
+        if (!launch || (stream[0] && strcmp(s, stream) == 0 && strcmp(s, "0") != 0))
+            continue;
+        const int ptsz = field(p, "ptsz") == 1;
+        snprintf(what, sizeof what, "%.60s on %s%.100s", fn, strcmp(s, "0") != 0 &&
+                 strcmp(s, "0x1") != 0 && strcmp(s, "0x2") != 0 ? "stream " :
+                 ptsz || strcmp(s, "0x2") == 0 ? "the per-thread default stream" :
+                 "the legacy default stream", strcmp(s, "0") != 0 && strcmp(s, "0x1") != 0 &&
+                 strcmp(s, "0x2") != 0 ? s : "");
+        if (c)
+            snprintf(what + strlen(what), sizeof what - strlen(what), ", %.100s",
+                     c->what);
+        add(t, CML_TRACE_OFF_STREAM, 1, what);
+    }
+    t->windows = w->n;
+    t->v[CML_TRACE_LAUNCHES_PER_CALL] = w->n ? (double)kernels / w->n : 0;
+}
+
 /* Contract in technique_run.h. */
 int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
                        cml_trace_tally *t, char *why, size_t wlen)
@@ -135,6 +210,7 @@ int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
     call *calls = cml_grow(NULL, 0, sizeof *calls);
     const char *end = NULL; /* the line `end`: what CUDA's teardown adds after it is not the
                                task's */
+    windows w = {.n = 0};
     if (!syms || !names || !calls) {
         snprintf(why, wlen, "out of memory reading the trace");
         rc = -1;
@@ -164,6 +240,10 @@ int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
                                                  sizeof who);
             snprintf(c->what, sizeof c->what, "%.60s in %.90s", name, who);
             t->calls += c->student;
+            if (strcmp(name, "cuProfilerStart") == 0 && w.n < 64)
+                w.start[w.n] = c->corr, w.stop[w.n++] = ~0u;
+            else if (strcmp(name, "cuProfilerStop") == 0 && w.n > 0)
+                w.stop[w.n - 1] = c->corr;
         }
     }
     if (rc == 0 && !end) {
@@ -191,8 +271,12 @@ int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
                 add(t, CML_TRACE_DTOH, bytes, what);
         } else if (field(p, "op") == 1 && kind != 5 && kind != 7) { /* 5, 7: managed */
             add(t, CML_TRACE_ALLOC, bytes, what);
+            if (kind == 3 || kind == 4) /* device memory, a CUDA array */
+                add(t, CML_TRACE_ALLOC_DEVICE, bytes, what);
         }
     }
+    if (rc == 0)
+        structure(trace, end, calls, ncalls, names, nn, &w, t);
     free(syms);
     free(names);
     free(calls);

@@ -105,20 +105,28 @@ enum cml_link_list {
     CML_LINK_HOOK,      /* link.rules hooks: exit-handler registrations (atexit ...) */
     CML_LINK_REGISTRAR, /* link.rules registrar: the only code allowed to register hooks or
                            sit in .init_array (nvcc's __sti____cudaRegisterAll) */
-    CML_LINK_INITIALIZER /* link.rules initializer: all that a library's static initializer in
-                            .init_array may reference (<iostream>'s std::ios_base::Init) */
+    CML_LINK_INITIALIZER, /* link.rules initializer: all that a library's static initializer
+                             in .init_array may reference (<iostream>'s std::ios_base::Init) */
+    CML_LINK_RUNTIME,   /* link.rules runtime: the CUDA runtime API, judged by effect: every
+                           call allowed but what a deny (here or the spec's link_deny) names */
+    CML_LINK_LESSON     /* spec link_deny: calls that would skip this lab's lesson, each with
+                           the spec's reason (cml_link_rules.reasons) */
 };
 
 typedef struct {
     char pattern[72];
     char group[24];      /* deny: the rule's name ("process-control"); else "" */
     int list;            /* enum cml_link_list */
+    int reason;          /* CML_LINK_LESSON: its reason, reasons[reason] */
 } cml_link_name;
 
+#define CML_LINK_REASONS 8
 typedef struct {
     int common_loaded;   /* link.rules was read: without it the rules are not enforced */
     int n;
     cml_link_name names[CML_LINK_NAMES];
+    int nreasons;        /* the spec's link_deny lines: why each refuses its names */
+    char reasons[CML_LINK_REASONS][200];
 } cml_link_rules;
 
 typedef struct {

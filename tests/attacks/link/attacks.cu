@@ -90,6 +90,24 @@ long rawGetpid()
 // defines: a global variable with an unmangled name could interpose a library's (environ)
 int exportedCounter = 1;
 
+// calls (lesson): lab 01's output written by the copy engine in place of a kernel (its spec's
+// link_deny, with the reason); reported at its line
+void copyInsteadOfKernel(float *out, const float *in, size_t n, cudaStream_t s)
+{
+    cudaMemcpyAsync(out, in, n * sizeof(float), cudaMemcpyDeviceToDevice, s);
+}
+
+// calls (driver-api): the runtime's table of driver entry points, past the link evidence
+const void *exportTable()
+{
+    const void *t = nullptr;
+    cudaGetExportTable(&t, nullptr);
+    return t;
+}
+
+// calls (file-access): the CUDA runtime's own log written to a file
+void dumpLogs() { cudaLogsDumpToFile(nullptr, "/tmp/log", 0); }
+
 // asm: a line directive would make the code below look as if a system header held it
 #line 1 "/usr/include/stdio.h"
 long hiddenGetpid()
@@ -107,3 +125,4 @@ int countVariables() { int n = 0; while (environ[n]) n++; return n; }
 // calls (inputs): the grading's seed, from which the expected output could be written without
 // reading the input
 unsigned long long peekSeed() { return (unsigned long long)cml_seed(); }
+

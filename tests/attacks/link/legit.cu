@@ -276,3 +276,45 @@ unsigned threadsFor(const std::string &what)
     const auto it = g_threadsFor.find(what);
     return it == g_threadsFor.end() ? 128u : it->second;
 }
+
+// The CUDA runtime API is judged by its effect (link.rules, "runtime"): a second stream joined
+// by events, stream-ordered allocation, a captured graph, cudaLaunchKernelEx, occupancy and
+// attributes all build in lab 01, whose link_deny refuses only copies and memsets
+static __global__ void fillOnes(float *p, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        p[i] = 1.0f;
+}
+void runtimeByEffect(float *out, size_t n, cudaStream_t stream)
+{
+    cudaStream_t side = nullptr;
+    cudaEvent_t fork = nullptr, join = nullptr;
+    CML_CHECK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
+    CML_CHECK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
+    CML_CHECK(cudaEventCreateWithFlags(&join, cudaEventDisableTiming));
+    CML_CHECK(cudaEventRecord(fork, stream));
+    CML_CHECK(cudaStreamWaitEvent(side, fork, 0));
+    float *scratch = nullptr;
+    CML_CHECK(cudaMallocAsync((void **)&scratch, n * sizeof(float), side));
+    int blocks = 0, threads = 0;
+    CML_CHECK(cudaOccupancyMaxPotentialBlockSize(&blocks, &threads, fillOnes));
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(blocks), cfg.blockDim = dim3(threads), cfg.stream = side;
+    CML_CHECK(cudaLaunchKernelEx(&cfg, fillOnes, scratch, n));
+    CML_CHECK(cudaFreeAsync(scratch, side));
+    CML_CHECK(cudaEventRecord(join, side));
+    CML_CHECK(cudaStreamWaitEvent(stream, join, 0));
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    CML_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    fillOnes<<<blocks, threads, 0, stream>>>(out, n);
+    CML_CHECK(cudaStreamEndCapture(stream, &graph));
+    CML_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    CML_CHECK(cudaGraphLaunch(exec, stream));
+    CML_CHECK(cudaGraphExecDestroy(exec));
+    CML_CHECK(cudaGraphDestroy(graph));
+    CML_CHECK(cudaEventDestroy(fork));
+    CML_CHECK(cudaEventDestroy(join));
+    CML_CHECK(cudaStreamDestroy(side));
+}
