@@ -282,7 +282,12 @@ START_TEST(sanitize_drawn_sends_every_drawn_case_to_the_tools)
         if (on)
             ck_assert_msg(strstr(cases[1], s.tasks[0].cases[1].text) != NULL, "%s", cases[1]);
     }
-    cml_lab_spec s;
+    cml_lab_spec s; /* a small drawn case is chosen anyway: once, not twice */
+    ck_assert_int_eq(test_spec_text("lab 01_x\nfiles k.cu\ntask 1.1\ncheck copy\npoints 6\n"
+                                    "case n=1000\ndraw n=1..100\nsanitize_drawn\n", &s, path, err,
+                                    sizeof err), 0);
+    ck_assert_msg(cml_spec_draw(&s, 5, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(cml_sanitize_cases(&s.tasks[0], cases, CML_MAX_CASES), 2);
     cml_fmt(text, sizeof text, "%ssanitize_drawn memcheck\n", head);
     ck_assert_int_eq(test_spec_text(text, &s, path, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "takes nothing"), "%s", err);

@@ -29,11 +29,11 @@ static uint64_t out_elems(const cml_task_spec *t, const cml_case_spec *c)
 static int sanitize_drawn(const cml_task_spec *t, char cases[][200], int n, int max)
 {
     for (int i = t->ncases - t->drawn; t->sanitize_drawn && i < t->ncases && n < max; i++) {
-        const cml_case_spec *c = &t->cases[i];
-        uint64_t e = out_elems(t, c);
-        if (c->timed || (t->nsanitize_cases == 0 && e <= CML_SANITIZE_SMALL))
-            continue; /* chosen already */
-        cml_case_arg(t, c->text, 0, cases[n++], 200);
+        int seen = t->cases[i].timed;
+        cml_case_arg(t, t->cases[i].text, 0, cases[n], 200);
+        for (int k = 0; k < n && !seen; k++)
+            seen = strcmp(cases[k], cases[n]) == 0; /* chosen already */
+        n += !seen;
     }
     return n;
 }
