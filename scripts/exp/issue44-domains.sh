@@ -3,7 +3,7 @@
 # cases (1.3 past 2^31 and 2^32 floats; every n % 4 above 2^20 in labs 04 and 05; lab 05's zero,
 # large and small fields; 3.1's strides to 2^22; 3.3's k/64 inputs), what they cost, and does
 # each new planted submission get its EXPECT verdict. Logs under ${OUT:-build/issue44-domains};
-# a short table last. Steps (each fits a 10-minute device call; no argument: all, ~2-3 min):
+# a short table last. Steps (each about 1-2 min on an H200 after `make all`; no argument: all three):
 #   scripts/exp/issue44-domains.sh grading   build; the solutions graded cold (full marks?)
 #   scripts/exp/issue44-domains.sh costs     the new cases alone, timed through the lab binaries
 #                                            and memcheck (what they add to a grading)
