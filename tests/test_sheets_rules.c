@@ -21,7 +21,12 @@ static int unexplained(const char *text, const char *marker, const char *end, co
     int missing = 0;
     for (const char *p = strstr(text, marker); p; p = strstr(p + 1, marker)) {
         const char *name = p + strlen(marker);
-        size_t n = strcspn(name, end);
+        /* a two-character end (`)"`, a source's string) is one sequence: "(rule: calls
+         * (lesson))" names `calls (lesson)` */
+        const char *stop = strlen(end) == 2 ? strstr(name, end) : NULL;
+        if (stop && (size_t)(stop - name) >= strcspn(name, "\"\n"))
+            stop = NULL; /* past the string's own end: the name is split across lines */
+        size_t n = stop ? (size_t)(stop - name) : strcspn(name, end);
         char want[128];
         snprintf(want, sizeof want, "`%.*s`", (int)n, name);
         if (n == 0 || strchr(want, '%') || strstr(page, want) || strncmp(name, "readable", 8) == 0)
