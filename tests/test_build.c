@@ -439,11 +439,13 @@ START_TEST(every_grading_command_builds_the_trace_library)
     const int no_cupti = strstr(out, "no CUPTI") != NULL;
     free(out);
     for (size_t i = 0; i < sizeof goals / sizeof *goals && !no_cupti; i++) {
+        /* the dry run lists every object first: only its lines naming the library come back */
         snprintf(cmd, sizeof cmd, "cd '%s' && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n "
-                 "--no-print-directory BUILD='%s' %s 2>&1", test_root(), tmp, goals[i]);
+                 "--no-print-directory BUILD='%s' %s 2>&1 | grep -c 'libcml-trace[.]so'",
+                 test_root(), tmp, goals[i]);
         out = shell(cmd, &rc);
-        ck_assert_msg(strstr(out, "libcml-trace.so") != NULL,
-                      "make %s does not build the trace library: %.400s", goals[i], out);
+        ck_assert_msg(atoi(out) > 0, "make %s does not build the trace library (%s lines name "
+                      "it)", goals[i], out);
         free(out);
     }
     cml_rmtree(tmp);

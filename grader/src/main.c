@@ -194,15 +194,14 @@ static int cmd_grade(cli *c)
         const int unchecked = g->have_gpu ? cml_course_unchecked(g) : 0;
         const char *keep = getenv("CML_UNCHECKED");
         const int kept = keep && strcmp(keep, "keep") == 0;
-        if (unchecked)
+        if (unchecked && !kept) { /* kept: the report's 'not checked' lines say it */
             fprintf(stderr, "cml-grade grade: %d check%s of this course grading did not run (a "
                     "tool missing or failing on its own; the report names each 'not checked'): "
-                    "the score keeps their points%s\n", unchecked, unchecked == 1 ? "" : "s",
-                    kept ? " (CML_UNCHECKED=keep)" : " and is not final; fix the machine "
+                    "the score keeps their points and is not final; fix the machine "
                     "(`cml-grade doctor`) and grade again, or set CML_UNCHECKED=keep to grade "
-                    "without them (exit 3)");
-        if (unchecked && !kept)
+                    "without them (exit 3)\n", unchecked, unchecked == 1 ? "" : "s");
             rc = 3;
+        }
         if (!g->have_gpu) /* not a score of 0: nothing was graded (exit 2, not 1) */
             rc = usage_error("grade", "no GPU: only the builds were checked, nothing was "
                              "graded (%s); grade on a machine with a usable NVIDIA GPU",
