@@ -1,5 +1,6 @@
 /* Lab 03, shared-memory bank conflicts: the kernels are templates over the tile edge, in a
- * named namespace; 3.1 marks words in a bitmap per bank. */
+ * named namespace; 3.1 keeps a set of rows per bank. */
+#include <set>
 #include "bank_conflicts.h"
 
 #include <algorithm>
@@ -15,22 +16,16 @@ constexpr int kGram = 32;  // 3.3's tile edge
 int passes_of_phase(int first, int lanes, int stride, int words)
 {
     // word w of the phase is w = t*stride*words + k; its row of banks is w / 32. Distinct
-    // words of one bank are distinct rows: a bitmap of rows per bank, rows relative to the
-    // phase's first word (a phase spans at most 31*4095*4 + 3 words, 3969 rows).
-    const int64_t origin = (int64_t)first * stride * words;
-    uint64_t rows[kBanks][64] = {}; // 4096 rows per bank, one bit each
-    int count[kBanks] = {};
+    // words of one bank are distinct rows: a set of rows per bank (strides up to 2^22 make a
+    // phase span up to 2^29 words, too many rows for a bitmap; the sheet's domain since issue 44)
+    std::set<int64_t> rows[kBanks];
     int most = 0;
     for (int t = first; t < first + lanes; t++)
         for (int k = 0; k < words; k++) {
-            const int64_t w = (int64_t)t * stride * words + k - (origin - origin % kBanks);
-            const int bank = (int)(w % kBanks), row = (int)(w / kBanks);
-            uint64_t &cell = rows[bank][row / 64];
-            const uint64_t bit = 1ull << (row % 64);
-            if (!(cell & bit)) { // a word this bank has not delivered yet in this phase
-                cell |= bit;
-                most = std::max(most, ++count[bank]);
-            }
+            const int64_t w = (int64_t)t * stride * words + k;
+            const int bank = (int)(w % kBanks);
+            if (rows[bank].insert(w / kBanks).second) // a word this bank has not delivered yet
+                most = std::max(most, (int)rows[bank].size());
         }
     return most;
 }
