@@ -92,7 +92,23 @@ static float *case_alloc(size_t elems, int host, unsigned flags)
     }
     CML_CHECK(err);
     g_case_mem.n++;
+    cml_exact_open(g);
     return (float *)g->p;
+}
+
+void cml_exact(const float *p, size_t elems)
+{
+    for (int i = 0; i < g_case_mem.n; i++) {
+        cml_guarded *g = &g_case_mem.buf[i];
+        const char *b = (const char *)g->p, *q = (const char *)p;
+        if (q >= b && q + elems * sizeof(float) <= b + g->bytes) {
+            g->task_p = p;
+            g->task_bytes = elems * sizeof(float);
+            cml_exact_set(g, p, g->task_bytes);
+            return;
+        }
+    }
+    cml_case_fail("harness error: cml_exact given a range outside the case's buffers");
 }
 
 float *cml_alloc(size_t elems) { return case_alloc(elems, 0, 0); }
@@ -118,11 +134,27 @@ float *cml_input_with(size_t elems, cml_fill_fn fill, uint64_t arg)
 
 float *cml_input(size_t elems, uint32_t stream) { return cml_input_with(elems, fill_random, stream); }
 
+/* The guarded buffer that holds p (an input's start). */
+static cml_guarded *buffer_of(const float *p)
+{
+    for (int i = 0; i < g_case_mem.n; i++)
+        if (g_case_mem.buf[i].p == p)
+            return &g_case_mem.buf[i];
+    return NULL;
+}
+
 void cml_refill_inputs(void)
 {
-    for (int i = 0; i < g_case_mem.nin; i++)
+    for (int i = 0; i < g_case_mem.nin; i++) {
+        /* the fill writes the whole buffer: under a sanitizer its region is widened for it */
+        cml_guarded *g = buffer_of(g_case_mem.in[i].p);
+        if (g && g->task_p)
+            cml_exact_set(g, g->p, g->bytes);
         g_case_mem.in[i].fill(g_case_mem.in[i].p, g_case_mem.in[i].elems, cml_seed(),
                               g_case_mem.in[i].arg, g_gpu.stream);
+        if (g && g->task_p)
+            cml_exact_set(g, g->task_p, g->task_bytes);
+    }
 }
 
 int cml_case_canaries(char *why, size_t len)

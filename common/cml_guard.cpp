@@ -234,6 +234,7 @@ unsigned long long cml_guard_changed(const cml_guarded *g, int *after)
 /* Contract in cml_lab_int.h. */
 void cml_guard_free(cml_guarded *g)
 {
+    cml_exact_close(g);
     if (g->host && !g->va) {
         CML_CHECK(cudaFreeHost(g->p));
     } else if (g->host) {

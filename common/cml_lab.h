@@ -67,6 +67,10 @@ float *cml_alloc(size_t elems);
 /* The same in pinned host memory (flags: cudaHostAllocDefault or cudaHostAllocMapped), between
  * pages no one may touch, so that a kernel's access past either end faults. */
 float *cml_alloc_host(size_t elems, unsigned flags);
+/* The task is given exactly `elems` floats from p, which lies inside a buffer of cml_alloc or
+ * cml_input: under compute-sanitizer, memcheck reports any access to the rest of that buffer
+ * at byte precision, before p as after its end (cml_exact.cpp). Elsewhere it does nothing. */
+void cml_exact(const float *p, size_t elems);
 /* Ends the case in progress with an error (a graded case) or skips its row (a table). */
 __attribute__((format(printf, 1, 2))) void cml_case_fail(const char *fmt, ...);
 /* cml_alloc, then element i = cml_rand_f32(seed, stream, i), generated on the GPU. */

@@ -65,6 +65,11 @@ typedef struct {
     size_t va_bytes, map_bytes;
     unsigned long long handle;
     int host;             /* pinned host memory (cml_guard_alloc_host) */
+    void *heap;           /* under a sanitizer: the NVTX pool the buffer is (cml_exact.cpp) */
+    const void *exact_p;  /* the pool's one region as registered now */
+    size_t exact_bytes;
+    const void *task_p;   /* what the task was given (cml_exact); NULL: the whole buffer */
+    size_t task_bytes;
 } cml_guarded;
 /* A buffer of `bytes` in a range of its own: its end, or with start_aligned its start, meets
  * unmapped memory; the mapped bytes around it hold the canary. cudaMalloc's error codes. */
@@ -77,6 +82,13 @@ cudaError_t cml_guard_alloc_host(size_t bytes, int start_aligned, unsigned flags
  * past its end. */
 unsigned long long cml_guard_changed(const cml_guarded *g, int *after);
 void cml_guard_free(cml_guarded *g);
+
+/* ---- cml_exact.cpp: exact bounds for compute-sanitizer (the file says how) ---- */
+/* Under --no-guard, g's cudaMalloc buffer becomes an NVTX pool whose one region is all of it. */
+void cml_exact_open(cml_guarded *g);
+/* The pool's region becomes [p, p + bytes) (after the device is idle); no-op without a pool. */
+void cml_exact_set(cml_guarded *g, const void *p, size_t bytes);
+void cml_exact_close(cml_guarded *g); /* before the buffer is freed */
 /* Fills every input of the case again (cml_input, cml_input_with) from cml_seed(), on the
  * stream: a timed repetition's fresh inputs. */
 void cml_refill_inputs(void);

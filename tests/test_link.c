@@ -304,6 +304,12 @@ START_TEST(getenv_is_pointed_at_the_harness_answer)
 }
 END_TEST
 
+START_TEST(rejects_nvtx_which_could_widen_the_sanitizer_regions)
+{
+    assert_rejects("calls 'nvtxMemRegionsUnregister'", "(rule: calls (profiler))");
+}
+END_TEST
+
 START_TEST(rejects_the_driver_api)
 {
     assert_rejects("calls 'cuModuleLoad'", "(rule: calls (driver-api))");
@@ -569,6 +575,7 @@ Suite *link_suite(void)
     tcase_add_test(tc, rejects_execve_through_a_function_pointer_table);
     tcase_add_test(tc, rejects_dlopen);
     tcase_add_test(tc, rejects_the_grading_seed);
+    tcase_add_test(tc, rejects_nvtx_which_could_widen_the_sanitizer_regions);
     tcase_add_test(tc, rejects_the_driver_api);
     tcase_add_test(tc, rejects_cuda_get_driver_entry_point);
     tcase_add_test(tc, rejects_a_syscall_instruction_in_host_code);

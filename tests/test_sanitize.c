@@ -280,6 +280,26 @@ START_TEST(clean_sanitizers_keep_full_marks)
 }
 END_TEST
 
+/* Every run hands the lab cudaMalloc's buffers (--no-guard) and turns on the tools' NVTX
+ * support (--nvtx yes), through which the harness names the exact bytes a task may touch
+ * (common/cml_exact.cpp): without it memcheck cannot see a read before an interior pointer. */
+START_TEST(every_run_gets_exact_bounds)
+{
+    grade(NULL);
+    char *log = runs();
+    int lines = 0, exact = 0;
+    for (const char *l = log; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+        char line[2048];
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(l, "\n"), l);
+        lines++;
+        exact += strstr(line, " --nvtx yes ") && strstr(line, " --no-guard");
+    }
+    free(log);
+    ck_assert_msg(lines == 8 && exact == lines, "%d of %d runs with --nvtx yes and --no-guard",
+                  exact, lines);
+}
+END_TEST
+
 /* The longest tool's jobs start first (sanitize_phase.c, TOOL_ORDER): one at a time, both labs'
  * racecheck runs come before any other tool's. */
 START_TEST(racecheck_jobs_start_first)
@@ -482,6 +502,7 @@ TCase *sanitize_grading_tcase(void)
     tcase_add_test(tc, sanitizer_run_that_leaves_early_with_an_error_status_fails_its_task);
     tcase_add_test(tc, summary_names_the_sanitizer_status);
     tcase_add_test(tc, clean_sanitizers_keep_full_marks);
+    tcase_add_test(tc, every_run_gets_exact_bounds);
     tcase_add_test(tc, sanitizer_failing_on_its_own_is_not_checked);
     tcase_add_test(tc, missing_sanitizer_is_not_checked);
     tcase_add_test(tc, wrong_task_gets_no_sanitizer_run);

@@ -70,7 +70,9 @@ static bool guards_intact(const float *d_base, size_t before, size_t n)
 
 /* in = d_in + offset, out = d_out + outoff (outoff defaults to offset); out keeps GUARD + outoff
  * poisoned floats before it and GUARD after. The launch runs once on the poisoned buffer first:
- * a write outside out[0..n) fails the case; then the library runs, checks and times it. */
+ * a write outside out[0..n) fails the case; then the library runs, checks and times it. Under
+ * compute-sanitizer the task may touch only in[0..n) and out[0..n) of the two buffers
+ * (cml_exact), so memcheck sees an access outside them even where it changes no value. */
 static void run_copy_with(const cml_case *c, copy_fn launch)
 {
     const size_t n = c->n, offset = c->offset, outoff = cml_case_key(c, "outoff", offset);
@@ -86,12 +88,19 @@ static void run_copy_with(const cml_case *c, copy_fn launch)
     const float *in = d_in + offset;
     cudaStream_t s = cml_stream();
     CML_CHECK(cudaMemsetAsync(d_base, CML_POISON_BYTE, total * sizeof(float), s));
+    /* under compute-sanitizer, a byte of d_in or d_base outside in[0..n) and out[0..n) is out of
+     * bounds: memcheck then sees reads before in[0] and writes that leave a value unchanged */
+    cml_exact(in, n);
+    cml_exact(out, n);
     launch(out, in, n, s);
     const cudaError_t err = cudaStreamSynchronize(s);
     if (err != cudaSuccess)
         cml_cuda_fail(err, "the task's kernels (found by the synchronize after them)",
                       "the task's launch wrapper", 0);
-    if (!guards_intact(d_base, before, n)) {
+    cml_exact(d_base, total); /* the guard floats are the harness's to read */
+    const bool intact = guards_intact(d_base, before, n);
+    cml_exact(out, n);
+    if (!intact) {
         cml_case_fail("wrote outside out[0..n): a float just before out[0] or just after "
                       "out[n-1] changed (in is %zu floats past a 16-byte boundary, out %zu)",
                       offset % 4, outoff % 4);

@@ -166,10 +166,12 @@ void cml_sanitize_job_run(cml_sanitize_job *j)
     /* `all`: cml-confine is the tool's application and the lab its exec; with
      * `application-only` every run failed "before first instrumented API call" (H100).
      * --no-guard: cudaMalloc's buffers, whose exact bounds the tools know (memcheck finds a
-     * read one float past the end, which a guard region's 256-byte rounding would hide) */
+     * read one float past the end, which a guard region's 256-byte rounding would hide);
+     * --nvtx yes: the harness names each task's exact bytes through NVTX's memory API
+     * (common/cml_exact.cpp), so memcheck also sees an access before an interior pointer */
     const char *head[] = {cs, "--tool", cml_sanitizer_name(j->tool), "--target-processes", "all",
-                          "--error-exitcode", CML_SANITIZE_ERROR_EXIT, "./lab", "--no-output",
-                          "--no-guard"}; /* the seed: a pipe (cml_run_sandboxed) */
+                          "--error-exitcode", CML_SANITIZE_ERROR_EXIT, "--nvtx", "yes", "./lab",
+                          "--no-output", "--no-guard"}; /* the seed: a pipe (cml_run_sandboxed) */
     for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
         argv[a++] = (char *)head[i];
     for (int i = 0; i < n; i++) {
