@@ -173,6 +173,19 @@ int cml_case_canaries(char *why, size_t len)
     return 0;
 }
 
+int cml_case_host_pages(const void *p, void **start, size_t *bytes)
+{
+    for (int i = 0; i < g_case_mem.n; i++) {
+        const cml_guarded *g = &g_case_mem.buf[i];
+        if (g->host && g->va && (const char *)p >= (const char *)g->map &&
+            (const char *)p < (const char *)g->map + g->map_bytes) {
+            *start = g->map, *bytes = g->map_bytes;
+            return 0;
+        }
+    }
+    return -1;
+}
+
 void cml_free_case_allocs(void)
 {
     CML_CHECK(cudaDeviceSynchronize());

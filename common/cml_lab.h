@@ -130,9 +130,10 @@ typedef struct {
     int touch_output;              /* timed region ends after the host reads 1 float per 4 KiB */
     cml_launcher reset;            /* run untimed before every launch (restore inputs from the
                                       case's device inputs, cml_input); fn NULL: none */
-    /* guard_cpu: the graded checked launch runs with the output read-only for the CPU (pinned
-     * or managed, a whole allocation), so a task whose result the host's cores wrote fails: the
-     * GPU must do the work. For tasks whose work is kernels writing that memory. */
+    /* guard_cpu: the graded checked launch and every timed repetition run with the output
+     * read-only for the CPU (pinned or managed, a whole allocation, or a harness buffer at any
+     * size), so a task whose result the host's cores wrote fails: the GPU must do the work.
+     * For tasks whose work is kernels (and copies) writing that memory. */
     int guard_cpu;
 } cml_host_io;
 

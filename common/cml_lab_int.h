@@ -55,6 +55,9 @@ unsigned long long cml_count_not(const void *p, size_t n, unsigned char v);
  * what changed in why. */
 int cml_case_canaries(char *why, size_t len);
 void cml_free_case_allocs(void);      /* synchronizes, then frees what cml_alloc gave the case */
+/* When p lies in a pinned host buffer of the case's own (cml_alloc_host, guarded layout): the
+ * pages of its mapping, which hold nothing else, into *start and *bytes, and 0; else -1. */
+int cml_case_host_pages(const void *p, void **start, size_t *bytes);
 
 /* ---- cml_guard.cpp: guard regions around the case's device buffers (the file says how) ---- */
 typedef struct {
@@ -112,6 +115,8 @@ typedef struct {
     double event_ms, host_ms, spread;
     int reps;
     int has_evidence;                    /* evidence[0..reps) below (graded timed cases) */
+    int cpu_wrote;                       /* a guarded output was written by the host's cores in
+                                            a repetition (the loop stopped there) */
     cml_evidence evidence[CML_MAX_REPS]; /* repetition r's output, inputs of cml_rep_seed */
 } cml_reps;
 /* cml_time's loop: poisons d_poison (if any) before each launch; events count. With a graded
@@ -135,7 +140,15 @@ int cml_write_output(const float *out, int on_device, size_t elems, char *name, 
 uint64_t cml_self_check(const cml_case *c, const float *out, int on_device, size_t elems,
                         char *why, size_t len);
 
-/* ---- cml_run_case.cpp: the one case runner; owns the last host time ---- */
+/* ---- cml_run_case.cpp: the one case runner; owns the last host time and the CPU-write guard
+ * ---- */
+/* The CPU-write guard of a host-involved output: arm (untimed) makes the output's pages
+ * read-only (managed) or inaccessible (pinned) for the CPU; cml_cpu_guarded runs body and
+ * returns 1 when the lab binary's own code wrote there (body was cut short, a stream capture
+ * it left open ended), else 0; disarm (untimed) gives the pages back. */
+void cml_cpu_guard_arm(const float *out, size_t elems);
+int cml_cpu_guarded(void (*body)(void *ctx), void *ctx);
+void cml_cpu_guard_disarm(void);
 /* A case's output and what its launch moves (shared by the runner and the reports). */
 typedef struct {
     float *out;              /* device memory (io NULL) or host-visible memory */
@@ -159,10 +172,10 @@ int cml_report_todo(const cml_case *c, int with_id);
  * `check`); `file` is the output's name, "" when none was written. */
 void cml_report_ok(const cml_case *c, size_t out_elems, const char *file, int check,
                    uint64_t nbad, const char *why);
-/* The time record (and its repetitions' evidence); slack_why: NULL, or what the repetitions
- * wrote around the case's buffers (cml_case_canaries after them), which fails the case. */
+/* The time record (and its repetitions' evidence); msg: NULL, or what the repetitions did that
+ * fails the case ("guard region: ..." around the case's buffers, "host write: ..."). */
 void cml_report_time(const cml_case *c, const cml_case_out *o, const cml_reps *t,
-                     const char *slack_why);
+                     const char *msg);
 void cml_report_row(const cml_case *c, const cml_case_out *o, const cml_reps *t,
                     const char *verdict, uint64_t nbad, const char *why);
 

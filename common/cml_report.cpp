@@ -96,10 +96,11 @@ void cml_report_ok(const cml_case *c, size_t out_elems, const char *file, int ch
 }
 
 /* The time record: ms is the time that counts (events, or end to end for a host-involved case,
- * whose record adds event_ms); a guard region's finding during the repetitions ends it as
- * `msg=guard region: ...`, which the grader turns into the case's error (records_types.c). */
+ * whose record adds event_ms); what the repetitions did wrong (a guard region's finding, a
+ * host write into a guarded output) ends it as `msg=...`, which the grader turns into the
+ * case's error (records_types.c). */
 void cml_report_time(const cml_case *c, const cml_case_out *o, const cml_reps *t,
-                     const char *slack_why)
+                     const char *msg)
 {
     const double ms = o->io ? t->host_ms : t->event_ms, gbps = o->bytes / (ms * 1e6);
     char events[64] = "";
@@ -109,10 +110,9 @@ void cml_report_time(const cml_case *c, const cml_case_out *o, const cml_reps *t
         cml_record("rep k=%d r=%d hash=%llu wsum=%.17g wabs=%.17g", c->k, r,
                    (unsigned long long)t->evidence[r].hash, t->evidence[r].wsum,
                    t->evidence[r].wabs);
-    cml_record("time k=%d task=%s ms=%.4f host_ms=%.4f reps=%d spread=%.4f bytes=%llu%s%s%s%s",
+    cml_record("time k=%d task=%s ms=%.4f host_ms=%.4f reps=%d spread=%.4f bytes=%llu%s%s%s",
                c->k, c->task->id, ms, t->host_ms, t->reps, t->spread,
-               (unsigned long long)o->bytes, events, slack_why ? " msg=guard region: " : "",
-               slack_why ? slack_why : "", slack_why ? ", in its timed repetitions" : "");
+               (unsigned long long)o->bytes, events, msg ? " msg=" : "", msg ? msg : "");
     if (o->io)
         printf("  %.4f ms end to end (events %.4f ms, %d reps, spread %.1f%%), %.1f GB/s over "
                "the host link\n", ms, t->event_ms, t->reps, 100 * t->spread, gbps);

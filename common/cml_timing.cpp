@@ -5,6 +5,7 @@
 #include "cml_lab_int.h"
 
 #include <algorithm>
+#include <cuda_profiler_api.h>
 #include <string.h>
 #include <time.h>
 
@@ -92,6 +93,7 @@ typedef struct {
     void *ctx;
     const cml_case *fresh;              /* a graded case: fresh inputs and evidence, else NULL */
     const float *out;                   /* the output the evidence sums, out_elems floats */
+    float *guard_out;                   /* NULL, or out, kept from the CPU in timed reps */
     size_t out_elems;
     int out_on_host;
 } rep_plan;
@@ -106,8 +108,51 @@ static void fresh_inputs(const rep_plan *p, int rep)
     cml_refill_inputs();
 }
 
+/* A graded case's warm-ups and repetitions each run in a profiling window of their own, as its
+ * checked launch does (cml_run_case.cpp, which adds the case marker): the grader's trace holds
+ * every call of the task's function to the checked one (6_measure/trace_calls.c; issue 44: 6.2
+ * copied on its first call only). Opened before the clock starts and closed after it stops:
+ * nothing timed. ncu never profiles a timed case, so no window here is ever profiled. */
+static void call_window(const rep_plan *p, int open)
+{
+    if (p->fresh)
+        (void)(open ? cudaProfilerStart() : cudaProfilerStop());
+}
+
+/* What one timed repetition runs between the clock's start and stop, as a body that the
+ * CPU-write guard can run (cml_cpu_guarded): events around the launch, the waits, and what
+ * escaped the events (`late`). */
+typedef struct {
+    const rep_plan *p;
+    cml_launcher launch;
+    cudaEvent_t start, stop;
+    double late;
+} timed_call;
+
+static void timed_body(void *ctx)
+{
+    timed_call *c = (timed_call *)ctx;
+    CML_CHECK(cudaEventRecord(c->start, cml_stream()));
+    c->launch.fn(c->launch.ctx, cml_stream());
+    CML_CHECK(cudaEventRecord(c->stop, cml_stream()));
+    /* The events see only the timed stream. Work the launch left on any other stream (the
+     * per-thread or legacy default stream, a stream or graph of its own) is still running
+     * when `stop` completes: the device synchronize then waits for it, and that wait, less
+     * what the call costs on an idle GPU, counts too (issue 44: a kernel on the per-thread
+     * stream with a decoy on the timed one passed 2.2 on one H200). */
+    CML_CHECK(cudaEventSynchronize(c->stop));
+    const double t1 = cml_now_ms();
+    CML_CHECK(cudaDeviceSynchronize());
+    c->late = std::max(0.0, cml_now_ms() - t1 - g_idle_sync_ms);
+    if (c->p->finish)
+        c->p->finish(c->p->ctx);
+}
+
 /* Warm-ups, then repetitions until the spread of the clock that counts is below 2% (or the
- * budget is spent); each repetition is timed by events and by the host clock. */
+ * budget is spent); each repetition is timed by events and by the host clock. With a guarded
+ * output (p->guard_out), every timed repetition runs with it out of the CPU's reach, armed
+ * before the clock starts and disarmed after it stops; a write by the host's cores ends the
+ * loop with t.cpu_wrote (issue 44: the guard covered the checked launch only). */
 static cml_reps repeat(const rep_plan *p, cml_launcher launch)
 {
     double ev[MAX_REPS], host[MAX_REPS], sorted[MAX_REPS];
@@ -120,36 +165,39 @@ static cml_reps repeat(const rep_plan *p, cml_launcher launch)
         p->prepare(p->ctx, rep);
         if (p->idle_warmups)
             CML_CHECK(cudaDeviceSynchronize());
+        call_window(p, 1);
         launch.fn(launch.ctx, cml_stream());
         CML_CHECK_LAUNCH();
         if (p->idle_warmups)
             CML_CHECK(cudaDeviceSynchronize());
+        call_window(p, 0);
     }
     const double begun = cml_now_ms();
     for (int rep = 0; rep < p->max_reps; rep++) {
         fresh_inputs(p, rep);
         p->prepare(p->ctx, rep);
         CML_CHECK(cudaDeviceSynchronize()); /* the timed region starts on an idle GPU */
+        call_window(p, 1);
+        timed_call call = {p, launch, start, stop, 0};
+        if (p->guard_out)
+            cml_cpu_guard_arm(p->guard_out, p->out_elems);
         const double t0 = cml_now_ms();
-        CML_CHECK(cudaEventRecord(start, cml_stream()));
-        launch.fn(launch.ctx, cml_stream());
-        CML_CHECK(cudaEventRecord(stop, cml_stream()));
-        /* The events see only the timed stream. Work the launch left on any other stream (the
-         * per-thread or legacy default stream, a stream or graph of its own) is still running
-         * when `stop` completes: the device synchronize then waits for it, and that wait, less
-         * what the call costs on an idle GPU, counts too (issue 44: a kernel on the per-thread
-         * stream with a decoy on the timed one passed 2.2 on one H200). */
-        CML_CHECK(cudaEventSynchronize(stop));
-        const double t1 = cml_now_ms();
-        CML_CHECK(cudaDeviceSynchronize());
-        const double late = std::max(0.0, cml_now_ms() - t1 - g_idle_sync_ms);
-        if (p->finish)
-            p->finish(p->ctx);
+        const int wrote = p->guard_out ? cml_cpu_guarded(timed_body, &call)
+                                       : (timed_body(&call), 0);
         host[rep] = cml_now_ms() - t0;
+        if (p->guard_out)
+            cml_cpu_guard_disarm();
+        call_window(p, 0);
+        if (wrote) { /* the case fails: its time and this repetition's output count for nothing */
+            (void)cudaDeviceSynchronize();
+            (void)cudaGetLastError();
+            t.cpu_wrote = 1;
+            break;
+        }
         CML_CHECK_LAUNCH();
         float e = 0;
         CML_CHECK(cudaEventElapsedTime(&e, start, stop));
-        ev[rep] = e + late;
+        ev[rep] = e + call.late;
         if (p->fresh) /* untimed: what this repetition left in the output */
             t.evidence[rep] = cml_output_evidence(p->out, p->out_elems, p->out_on_host);
         t.reps = rep + 1;
@@ -159,8 +207,8 @@ static cml_reps repeat(const rep_plan *p, cml_launcher launch)
         if (t.spread < 0.02 || cml_now_ms() - begun > p->budget_ms)
             break;
     }
-    t.event_ms = median_of(ev, t.reps, sorted, NULL);
-    t.host_ms = median_of(host, t.reps, sorted, NULL);
+    t.event_ms = t.reps ? median_of(ev, t.reps, sorted, NULL) : 0;
+    t.host_ms = t.reps ? median_of(host, t.reps, sorted, NULL) : 0;
     t.has_evidence = p->fresh != NULL;
     cml_use_case_seed();
     CML_CHECK(cudaEventDestroy(start));
@@ -248,5 +296,15 @@ cml_reps cml_time_host(cml_launcher launch, const cml_host_io *io, float *h_out,
     p.host_clock_counts = 1;
     p.prepare = host_prepare, p.finish = io->touch_output ? touch_pages : NULL, p.ctx = &h;
     p.fresh = fresh, p.out = h_out, p.out_elems = out_elems, p.out_on_host = 1;
+    /* a graded case whose work must be kernels: every timed repetition guarded, as its checked
+     * launch is (cml_run_case.cpp). The end-to-end clock may read a managed output (PROT_READ
+     * under the guard), never a pinned one (PROT_NONE): no task asks for that, and it would
+     * fault in the harness's own code */
+    cudaPointerAttributes a;
+    const int managed = cudaPointerGetAttributes(&a, h_out) == cudaSuccess &&
+                        a.type == cudaMemoryTypeManaged;
+    (void)cudaGetLastError();
+    if (fresh && io->guard_cpu && (managed || !io->touch_output))
+        p.guard_out = h_out;
     return repeat(&p, launch);
 }

@@ -257,10 +257,14 @@ static void run_case(int k, int ncases, const fake_case *c, uint64_t seed, const
         double ms = slow_now(mode) ? 3 * ref_ms : ref_ms;
         uint64_t bytes = strcmp(mode, "hugebytes") == 0 ? 1000000000000000ull : 2 * n * 4;
         /* slackintiming: the harness found a canary changed after the repetitions (a write
-         * around the buffers in a timed launch only); timemsg: any other text there */
+         * around the buffers in a timed launch only); hostwrite: the host's cores wrote a
+         * guarded output in a timed repetition; timemsg: any other text there */
         const char *msg = strcmp(mode, "slackintiming") == 0
                               ? " msg=guard region: the task's kernels wrote 4 byte(s) past the "
                                 "end of a device buffer of 1000 floats, in its timed repetitions"
+                          : strcmp(mode, "hostwrite") == 0
+                              ? " msg=host write: the host's cores wrote the task's output in a "
+                                "timed repetition"
                           : strcmp(mode, "timemsg") == 0 ? " msg=all good, trust me" : "";
         record("time k=%d task=%s ms=%.4f host_ms=%.4f reps=15 spread=0.001 bytes=%llu%s", k,
                c->task, ms, ms, (unsigned long long)bytes, msg);

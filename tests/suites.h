@@ -25,6 +25,8 @@ Suite *technique_suite(void); /* tests/test_technique.c: technique checks, fake 
 void technique_ncu_add(Suite *s); /* tests/test_technique_ncu.c: its ncu tests */
 void technique_ncu_run_add(Suite *s); /* tests/test_technique_ncu_run.c: the lab under ncu */
 void technique_trace_add(Suite *s); /* tests/test_trace.c: the CUPTI trace checks */
+void technique_trace_calls_add(Suite *s); /* tests/test_trace_calls.c: timed calls held to the
+                                             checked one */
 void technique_labs_add(Suite *s); /* tests/test_technique_labs.c: the technique phase */
 void build_objects_add(Suite *s); /* tests/test_build_objects.c: kept harness objects */
 void run_turn_add(Suite *s); /* tests/test_run_turn.c: a lab run that waits for its turn */

@@ -212,6 +212,16 @@ START_TEST(guard_region_write_in_timed_repetitions_is_a_sanitizer_verdict)
 }
 END_TEST
 
+/* The host's cores writing a guarded output in a timed repetition (lab 07's 7.2 adding on the
+ * host after its checked run) is the case's error, not a memory error of its kernels. */
+START_TEST(host_write_in_timed_repetitions_is_an_error)
+{
+    grade_lab1("hostwrite", "1.1");
+    ck_assert_verdict("1.1", "error", "host's cores wrote the task's output in a timed "
+                                      "repetition");
+}
+END_TEST
+
 START_TEST(todo_reports_its_message)
 {
     grade_lab1("todo", "1.2");
@@ -324,6 +334,7 @@ Suite *pipeline_suite(void)
     tcase_add_test(tc, cuda_error_then_exit_is_an_error_not_a_crash);
     tcase_add_test(tc, guard_region_fault_is_a_sanitizer_verdict);
     tcase_add_test(tc, guard_region_write_in_timed_repetitions_is_a_sanitizer_verdict);
+    tcase_add_test(tc, host_write_in_timed_repetitions_is_an_error);
     tcase_add_test(tc, seed_reaches_the_lab_only_through_its_pipe);
     tcase_add_test(tc, todo_reports_its_message);
     tcase_add_test(tc, slow_loses_performance_points);

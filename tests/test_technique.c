@@ -404,6 +404,7 @@ Suite *technique_suite(void)
     technique_ncu_add(s);
     technique_ncu_run_add(s);
     technique_trace_add(s);
+    technique_trace_calls_add(s);
     technique_labs_add(s);
     lex_add(s);
     return s;

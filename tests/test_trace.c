@@ -405,6 +405,25 @@ START_TEST(a_task_the_sanitizers_failed_is_not_traced)
 }
 END_TEST
 
+/* calls_unlike_checked on the whole check (tests/test_trace_calls.c has its rule): the traced
+ * case is timed, and a timed call without the checked call's kernel fails the technique. */
+START_TEST(timed_calls_unlike_the_checked_one_fail)
+{
+    trace_setup(WINDOW_OPEN STUDENT_LAUNCH(22, "0x5000", 0)
+                "api drv cuProfilerStop corr=23 frames=3040,1040\n"
+                "api drv cuProfilerStart corr=30 frames=3010,1010\n"
+                "api drv cuProfilerStop corr=31 frames=3040,1040\nend\n");
+    grade("trace calls_unlike_checked 0 every timed call does the work\nncu_case n=256",
+          "passed");
+    trace_unset();
+    assert_check(0, CML_TECH_FAILED, "calls_unlike_checked = 1 > limit 0, of 1 warm-up and "
+                                     "timed call of the task's function, each held to the "
+                                     "checked call (case 1.1,n=256,time): first call 1 after "
+                                     "the checked one ran 0 of");
+    ck_assert_str_eq(cml_status_name(r.status), "technique");
+}
+END_TEST
+
 /* Contract in suites.h. */
 void technique_trace_add(Suite *s)
 {
@@ -431,5 +450,6 @@ void technique_trace_add(Suite *s)
     tcase_add_test(tc, a_trace_made_ahead_is_the_one_judged);
     tcase_add_test(tc, only_solved_tasks_are_traced_ahead);
     tcase_add_test(tc, a_task_the_sanitizers_failed_is_not_traced);
+    tcase_add_test(tc, timed_calls_unlike_the_checked_one_fail);
     suite_add_tcase(s, tc);
 }

@@ -222,7 +222,13 @@ static void run_with_device(const cml_case *c, device_saxpy_fn fn, unsigned flag
     if (!d_x || !d_y)
         return;
     auto reset = [&](cudaStream_t s) { in.copy(s); };
-    const cml_host_io io = link_io(n, 1, reset); /* the least any strategy moves: in, out once */
+    cml_host_io io = link_io(n, 1, reset); /* the least any strategy moves: in, out once */
+    /* 6.2 copies in, computes in device memory and copies out; 6.3 calls 6.1's or 6.2's path:
+     * kernels and copies write the output, the host's cores never (issue 44: a best_saxpy that
+     * computed an eighth on the CPU beside the zero-copy kernels passed). The output is the
+     * harness's own (cml_alloc_host), guarded whole at every size; the driver's own CPU copy of
+     * a small transfer lifts the guard, never a false fail (common/cml_run_case.cpp). */
+    io.guard_cpu = 1;
     cml_run_case_host(c, h.p[2], n, &io, [&](cudaStream_t s) {
         fn(h.p[2], h.p[0], h.p[1], n, passes, d_x, d_y, s);
     });
@@ -282,8 +288,10 @@ static void bench(void)
             ms[2 * p + t] = cml_last_host_ms();
         }
     }
-    cml_table_title_host("6.3: your choice at one pass and at ten");
+    cml_table_title_host("6.3: your choice at each pass count the grader times");
     cml_table_run(&TASKS[2], spec[0]);
+    cml_table_run(&TASKS[2], BIG ",passes=2");
+    cml_table_run(&TASKS[3], BIG ",passes=5");
     cml_table_run(&TASKS[3], spec[1]);
     summary(ms[0], ms[1], ms[2], ms[3]);
 }

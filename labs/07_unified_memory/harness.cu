@@ -117,11 +117,46 @@ static int is_managed(const float *p)
     return 0;
 }
 
+/* The value of a managed range's attribute (an int: a device, cudaCpuDeviceId or
+ * cudaInvalidDeviceId) into *v; 0, or -1 when the runtime refuses the query. */
+static int range_int(const float *p, size_t n, cudaMemRangeAttribute attr, int *v)
+{
+    *v = cudaInvalidDeviceId;
+    if (cudaMemRangeGetAttribute(v, sizeof *v, attr, p, n * sizeof(float)) == cudaSuccess)
+        return 0;
+    (void)cudaGetLastError();
+    return -1;
+}
+
+/* The whole of 7.2's recipe for C after the first run (issue 44: a 7.2 that gave C 7.3's advice
+ * and never prefetched it passed, only A and B being checked): C's last prefetch went to the
+ * host (prefetched back after the kernel; the harness itself never prefetches C, so a C never
+ * prefetched reads cudaInvalidDeviceId), and C does not prefer the host: that advice, with the
+ * GPU mapping C, is 7.3's recipe, which replaces the prefetches this task teaches. Any host
+ * location passes (cudaCpuDeviceId, or another value for a NUMA node): only the GPU and "none"
+ * fail. Every honest 7.2 in tests/honest/07_unified_memory ends with C prefetched to the host. */
+static void check_c_recipe(const float *C, size_t n, int device)
+{
+    int last = 0, preferred = 0;
+    if (range_int(C, n, cudaMemRangeAttributeLastPrefetchLocation, &last) != 0 ||
+        range_int(C, n, cudaMemRangeAttributePreferredLocation, &preferred) != 0)
+        return;
+    if (last == device || last == cudaInvalidDeviceId)
+        cml_case_fail("C was %s: 7.2 prefetches C to the GPU before the kernel and back to the "
+                      "host after it", last == device ? "left on the GPU after the kernel"
+                                                      : "never prefetched");
+    else if (preferred == cudaCpuDeviceId)
+        cml_case_fail("C was advised to prefer the host: that is 7.3's recipe (C written in "
+                      "place); 7.2 moves C with prefetches");
+}
+
 /* Check after 7.2's first run: A and B were last prefetched to the GPU (7.3 may read them in
- * place instead). A query the runtime refuses is skipped (never fails the student for the
- * runtime). Small matrices are skipped too: managed allocations below 2 MiB can share a page, so
- * prefetching C to the host moves A's page as well (seen on an H200 at 1 x 1). */
-static void check_prefetched(const float *A, const float *B, size_t n, int device)
+ * place instead), then C's part of the recipe (check_c_recipe). A query the runtime refuses is
+ * skipped (never fails the student for the runtime). Small matrices are skipped too: managed
+ * allocations below 2 MiB can share a page, so prefetching C to the host moves A's page as well
+ * (seen on an H200 at 1 x 1). */
+static void check_prefetched(const float *A, const float *B, const float *C, size_t n,
+                             int device)
 {
     if (n * sizeof(float) < (2u << 20))
         return;
@@ -140,6 +175,7 @@ static void check_prefetched(const float *A, const float *B, size_t n, int devic
             return;
         }
     }
+    check_c_recipe(C, n, device);
 }
 
 // ---- run functions: allocate, hand the launch to the library ----
@@ -223,7 +259,7 @@ static void run_kind(const cml_case *c, enum kind k)
             um_add_prefetched(b.p[2], b.p[0], b.p[1], rows, cols, dev, s);
             if (runs++ == 0 && !cml_case_todo(c)) {
                 CML_CHECK(cudaStreamSynchronize(s));
-                check_prefetched(b.p[0], b.p[1], n, dev);
+                check_prefetched(b.p[0], b.p[1], b.p[2], n, dev);
             }
             break;
         }

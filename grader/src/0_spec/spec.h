@@ -31,13 +31,16 @@ void cml_case_arg(const cml_task_spec *t, const char *params, int timed, char *b
  * that are not managed memory (device, pinned host, registered host), and of those device
  * memory alone; and the structure (issue 44): the kernels that ran from the student's launches
  * per call of the task's API function, the student's launches on a stream other than the one
- * the harness passed, and the bytes of `__device__` variables in the student's PTX. */
+ * the harness passed, the bytes of `__device__` variables in the student's PTX, and the
+ * warm-up and timed calls that did less than the checked call (kernels, bytes each way:
+ * 6_measure/trace_calls.c; the traced case is then timed). */
 enum cml_trace_measure { CML_TRACE_COPY, CML_TRACE_HTOD, CML_TRACE_DTOH, CML_TRACE_ALLOC,
                          CML_TRACE_ALLOC_DEVICE, CML_TRACE_LAUNCHES_PER_CALL,
-                         CML_TRACE_OFF_STREAM, CML_TRACE_SYMBOLS, CML_TRACE_NMEASURES };
+                         CML_TRACE_OFF_STREAM, CML_TRACE_SYMBOLS, CML_TRACE_UNLIKE_CHECKED,
+                         CML_TRACE_NMEASURES };
 /* The measure named `name` ("copy_bytes", "copy_htod", "copy_dtoh", "alloc_unmanaged",
- * "alloc_device", "launches_per_call", "launches_not_on_stream", "device_symbol_bytes"), or
- * -1. */
+ * "alloc_device", "launches_per_call", "launches_not_on_stream", "device_symbol_bytes",
+ * "calls_unlike_checked"), or -1. */
 int cml_trace_measure_of(const char *name);
 
 #endif /* CML_SPEC_H */

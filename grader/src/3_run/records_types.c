@@ -90,17 +90,24 @@ static int on_case(const rec_line *l, cml_run_record *out)
 /* time k=0 task=1.1 ms= [host_ms= reps= spread= bytes=] [msg=guard region: ...]: a msg says
  * that the repetitions wrote around the case's buffers (the harness counts the canaries after
  * them, common/cml_run_case.cpp): the case becomes an error with it, a guard region's finding
- * (speed.c). Any other msg is malformed. */
+ * (speed.c); `msg=host write: ...` that the host's cores wrote a guarded output in a timed
+ * repetition (common/cml_timing.cpp): an error of its own. Any other msg is malformed. */
+static int starts(const rec_span *msg, const char *with)
+{
+    const size_t n = strlen(with);
+    return msg->len >= n && memcmp(msg->p, with, n) == 0;
+}
+
 static int on_time(const rec_line *l, cml_run_record *out)
 {
-    static const char GUARD[] = "guard region: ";
+    static const char GUARD[] = "guard region: ", HOST[] = "host write: ";
     int k;
     cml_case_record t = {0};
     const rec_span *msg = rec_get(l, "msg");
     if (case_index(l, &k) != 0 || rec_double(rec_get(l, "ms"), &t.ms) != 0 ||
         !OPT(rec_double, "host_ms", &t.host_ms) || !OPT(rec_int, "reps", 0, INT_MAX, &t.reps) ||
         !OPT(rec_double, "spread", &t.spread) || !OPT(rec_u64, "bytes", &t.bytes) ||
-        (msg && (msg->len < sizeof GUARD - 1 || memcmp(msg->p, GUARD, sizeof GUARD - 1) != 0)))
+        (msg && !starts(msg, GUARD) && !starts(msg, HOST)))
         return -1;
     cml_case_record *c = &out->cases[k];
     if (msg) {

@@ -32,7 +32,9 @@ typedef struct {
     double v[CML_TRACE_NMEASURES];
     char first[CML_TRACE_NMEASURES][160];
     int calls;           /* memory calls of the student's the trace saw */
-    int windows;         /* the harness's profiling windows: calls of the task's function */
+    int windows;         /* the harness's checked calls of the task's function (profiling
+                            windows that hold its case marker) */
+    int later_calls;     /* the other windows after one: its warm-ups and timed repetitions */
 } cml_trace_tally;
 
 /* The tally of `trace` (the library's file, grader/trace/cml_trace.c), with `nm` (nm -n

@@ -169,8 +169,13 @@ static void judge(const cml_tech_spec *c, const cml_trace_tally *t, const char *
     int fails = cml_tech_range_words(c, v, range, sizeof range), high = v > c->max;
     out->state = fails ? CML_TECH_FAILED : CML_TECH_PASSED;
     /* launches are counted, the rest are bytes; a structure measure says what it counted */
-    const int launches = m == CML_TRACE_LAUNCHES_PER_CALL || m == CML_TRACE_OFF_STREAM;
-    if (m == CML_TRACE_LAUNCHES_PER_CALL)
+    const int launches = m == CML_TRACE_LAUNCHES_PER_CALL || m == CML_TRACE_OFF_STREAM ||
+                         m == CML_TRACE_UNLIKE_CHECKED;
+    if (m == CML_TRACE_UNLIKE_CHECKED)
+        snprintf(over, sizeof over, "of %d warm-up and timed call%s of the task's function, "
+                 "each held to the checked call", t->later_calls,
+                 t->later_calls == 1 ? "" : "s");
+    else if (m == CML_TRACE_LAUNCHES_PER_CALL)
         snprintf(over, sizeof over, "kernels that ran from your code's launches, over %d "
                  "call%s of the task's function", t->windows, t->windows == 1 ? "" : "s");
     else if (m == CML_TRACE_SYMBOLS)
@@ -186,11 +191,25 @@ static void judge(const cml_tech_spec *c, const cml_trace_tally *t, const char *
              (high || m == CML_TRACE_LAUNCHES_PER_CALL) && m >= 0 ? t->first[m] : "");
 }
 
-/* The key of t's traced run: binary, seed and case. */
+/* Whether t has a calls_unlike_checked check: its traced case is then timed, so that the run
+ * holds warm-up and timed calls to compare with the checked one (trace_calls.c). */
+static int times_its_trace(const cml_task_spec *t)
+{
+    for (int i = 0; i < t->ntech; i++)
+        if (t->tech[i].kind == CML_TECH_TRACE &&
+            cml_trace_measure_of(t->tech[i].metric) == CML_TRACE_UNLIKE_CHECKED)
+            return 1;
+    return 0;
+}
+
+/* The key of t's traced run: binary, seed and case ("6.2,n=1048576,passes=1", with ",time"
+ * when the run must time it). */
 static void key_of(const cml_task_spec *t, const cml_technique_env *env, char *one, size_t olen,
                    char *key, size_t klen)
 {
     cml_tech_case_of(t, one, olen);
+    if (times_its_trace(t) && strlen(one) + 6 < olen)
+        strcat(one, ",time");
     snprintf(key, klen, "%s|%llu|%s", env->bin, (unsigned long long)env->seed, one);
 }
 

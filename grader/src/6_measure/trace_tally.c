@@ -2,6 +2,7 @@
  * student's, and what the copy engines moved and the allocator made for them. No GPU: the tests
  * feed it traces shaped like an H100's. */
 #include "technique_run.h"
+#include "trace_calls.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -107,11 +108,15 @@ typedef struct {
     char what[160];  /* "cuMemcpyHtoDAsync_v2 in um_add" */
 } call;
 
-/* The profiling windows the harness opened (cudaProfilerStart .. Stop around each checked
- * launch of the task's API function, common/cml_run_case.cpp), by correlation id. */
+/* The profiling windows the harness opened (cudaProfilerStart .. Stop around each call of the
+ * task's API function: the checked launch, common/cml_run_case.cpp, with its case marker, and
+ * each warm-up and timed repetition, cml_timing.cpp), by correlation id. A Stop closes only a
+ * window that was recorded (past the cap, none is). */
+enum { MAX_WINDOWS = 128 };
 typedef struct {
-    unsigned start[64], stop[64];
-    int n;
+    unsigned start[MAX_WINDOWS], stop[MAX_WINDOWS];
+    int checked[MAX_WINDOWS];
+    int n, open;
 } windows;
 
 /* The memory call with correlation id corr, or NULL. */
@@ -141,13 +146,13 @@ static void word(const char *p, const char *key, char *out, size_t len)
         snprintf(out, len, "%.*s", (int)strcspn(q + k + 1, " \n"), q + k + 1);
 }
 
-/* Whether corr lies in one of the windows. */
-static int in_window(const windows *w, unsigned corr)
+/* The window corr lies in, or -1. */
+static int window_of(const windows *w, unsigned corr)
 {
     for (int i = 0; i < w->n; i++)
         if (corr > w->start[i] && corr < w->stop[i])
-            return 1;
-    return 0;
+            return i;
+    return -1;
 }
 
 /* The structure of what the student's code launched (issue 44), from the `launch` lines (the
@@ -157,14 +162,21 @@ static int in_window(const windows *w, unsigned corr)
  * kernels that the harness launched, lab 06's captured launch, is theirs too). The harness's
  * stream is the one its case marker (cml_case_mark, common/cml_gpu.cu) was launched on, first
  * in every window: the `stream` every wrapper is handed. */
-static void structure(const char *trace, const char *end, const call *calls, int ncalls,
-                      const char **names, int nn, const windows *w, cml_trace_tally *t)
+static int structure(const char *trace, const char *end, const call *calls, int ncalls,
+                     const char **names, int nn, windows *w, cml_call_shapes *cs,
+                     cml_trace_tally *t)
 {
     char stream[40] = "", s[40], fn[160], what[200];
-    int kernels = 0;
+    int kernels = 0, checked = 0;
+    /* a window that holds a case marker is a checked call; the others are repetitions */
     for (const char *p = trace; p < end; p += strcspn(p, "\n"), p += *p == '\n')
-        if (strncmp(p, "launch ", 7) == 0 && !stream[0] && strstr(p, " fn=cml_case_mark\n"))
-            word(p, "stream", stream, sizeof stream);
+        if (strncmp(p, "launch ", 7) == 0 && strstr(p, " fn=cml_case_mark\n")) {
+            if (!stream[0])
+                word(p, "stream", stream, sizeof stream);
+            const int i = window_of(w, (unsigned)field(p, "corr"));
+            if (i >= 0 && !w->checked[i])
+                w->checked[i] = 1, checked++;
+        }
     for (const char *p = trace; p < end; p += strcspn(p, "\n"), p += *p == '\n') {
         const int launch = strncmp(p, "launch ", 7) == 0, kernel = strncmp(p, "kernel ", 7) == 0;
         if (!launch && !kernel)
@@ -177,10 +189,11 @@ static void structure(const char *trace, const char *end, const call *calls, int
                          (*name && bsearch(&name, names, nn, sizeof *names, by_name));
         if (!mine)
             continue;
-        if (kernel && in_window(w, (unsigned)field(p, "corr"))) {
-            if (kernels++ == 0) /* the detail names the first */
-                snprintf(t->first[CML_TRACE_LAUNCHES_PER_CALL], 160, "%.150s", fn);
-        }
+        const int in = kernel ? window_of(w, (unsigned)field(p, "corr")) : -1;
+        if (in >= 0 && w->checked[in] && kernels++ == 0) /* the detail names the first */
+            snprintf(t->first[CML_TRACE_LAUNCHES_PER_CALL], 160, "%.150s", fn);
+        if (in >= 0 && cml_shape_kernel(cs, in, p) != 0)
+            return -1;
         word(p, "stream", s, sizeof s);
         if (!launch || (stream[0] && strcmp(s, stream) == 0 && strcmp(s, "0") != 0))
             continue;
@@ -195,8 +208,10 @@ static void structure(const char *trace, const char *end, const call *calls, int
                      c->what);
         add(t, CML_TRACE_OFF_STREAM, 1, what);
     }
-    t->windows = w->n;
-    t->v[CML_TRACE_LAUNCHES_PER_CALL] = w->n ? (double)kernels / w->n : 0;
+    t->windows = checked;
+    t->v[CML_TRACE_LAUNCHES_PER_CALL] = checked ? (double)kernels / checked : 0;
+    cml_shapes_judge(cs, w->checked, t);
+    return 0;
 }
 
 /* Contract in technique_run.h. */
@@ -211,6 +226,7 @@ int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
     const char *end = NULL; /* the line `end`: what CUDA's teardown adds after it is not the
                                task's */
     windows w = {.n = 0};
+    cml_call_shapes cs = {0};
     if (!syms || !names || !calls) {
         snprintf(why, wlen, "out of memory reading the trace");
         rc = -1;
@@ -240,9 +256,11 @@ int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
                                                  sizeof who);
             snprintf(c->what, sizeof c->what, "%.60s in %.90s", name, who);
             t->calls += c->student;
-            if (strcmp(name, "cuProfilerStart") == 0 && w.n < 64)
+            w.open = strcmp(name, "cuProfilerStart") == 0 ? w.n < MAX_WINDOWS
+                     : strcmp(name, "cuProfilerStop") == 0 ? 0 : w.open;
+            if (strcmp(name, "cuProfilerStart") == 0 && w.open)
                 w.start[w.n] = c->corr, w.stop[w.n++] = ~0u;
-            else if (strcmp(name, "cuProfilerStop") == 0 && w.n > 0)
+            else if (strcmp(name, "cuProfilerStop") == 0 && w.n > 0 && w.stop[w.n - 1] == ~0u)
                 w.stop[w.n - 1] = c->corr;
         }
     }
@@ -250,12 +268,17 @@ int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
         snprintf(why, wlen, "the trace has no end: the lab did not exit normally");
         rc = -1;
     }
-    /* then what the copy engines and the allocator did for them */
+    if (rc == 0 && cml_shapes_init(&cs, w.n) != 0) {
+        snprintf(why, wlen, "out of memory reading the trace");
+        rc = -1;
+    }
+    /* then what the copy engines and the allocator did for them (and each call's bytes) */
     for (const char *p = trace; rc == 0 && p < end; p += strcspn(p, "\n"), p += *p == '\n') {
         int copy = strncmp(p, "memcpy ", 7) == 0, mem = strncmp(p, "memory ", 7) == 0;
+        const int set = strncmp(p, "memset ", 7) == 0;
         unsigned corr = (unsigned)field(p, "corr");
         unsigned long long kind = field(p, "kind"), bytes = field(p, "bytes");
-        if ((!copy && !mem) || corr == 0) /* corr 0: a __device__ variable's, at load */
+        if ((!copy && !mem && !set) || corr == 0) /* corr 0: a __device__ variable's, at load */
             continue;
         const call *c = find_call(calls, ncalls, corr);
         char unseen[80];
@@ -263,6 +286,8 @@ int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
         const char *what = c ? c->what : unseen;
         if (c && !c->student) /* seen, and not the student's: the harness's */
             continue;
+        if (copy || set)
+            cml_shape_bytes(&cs, window_of(&w, corr), set ? -1 : (int)kind, bytes);
         if (copy) {
             add(t, CML_TRACE_COPY, bytes, what);
             if (kind == 1)
@@ -275,8 +300,11 @@ int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
                 add(t, CML_TRACE_ALLOC_DEVICE, bytes, what);
         }
     }
-    if (rc == 0)
-        structure(trace, end, calls, ncalls, names, nn, &w, t);
+    if (rc == 0 && structure(trace, end, calls, ncalls, names, nn, &w, &cs, t) != 0) {
+        snprintf(why, wlen, "out of memory reading the trace");
+        rc = -1;
+    }
+    cml_shapes_free(&cs);
     free(syms);
     free(names);
     free(calls);

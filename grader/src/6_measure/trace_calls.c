@@ -1,0 +1,142 @@
+/* calls_unlike_checked (issue 44): the timed calls of a task's function must do the work its
+ * checked call did. The harness opens a profiling window around every call of a graded case:
+ * the checked one (its case marker first, common/cml_run_case.cpp) and each warm-up and timed
+ * repetition (common/cml_timing.cpp). ncu, the trace and the harness's own checks look at the
+ * checked call; a file that does the lesson there and something cheaper when the same buffers
+ * come back (6.2 copying on the first call and computing zero-copy after it; 7.2 adding on the
+ * host's cores after its first run) earned speed points with work nobody checked.
+ *
+ * The rule, per later call, against the last checked call before it: every kernel the checked
+ * call ran (name, grid, block, dynamic shared memory) runs in it as often, and it copies, each
+ * way, at least the checked call's bytes less a slack: 64 KiB, or half the checked call's bytes
+ * that way when that is less (6.3's traced case copies 16 KiB arrays). Containment, not
+ * equality: a call may do more (it is only slower), and a one-time set-up in the first call (a
+ * cudaMemcpyToSymbol of a small table; a lazily built graph's nodes are the same copies) is
+ * below the slack, while the lesson's copies are the case's arrays. A one-time
+ * kernel launched only in the first call does fail: the trace cannot tell it from a decoy, and
+ * the sheets ask each call to do its work. No GPU here: tests/test_trace_calls.c. */
+#include "trace_calls.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SLACK_BYTES (64ull << 10)
+
+int cml_shapes_init(cml_call_shapes *cs, int n)
+{
+    cs->n = n;
+    cs->s = n > 0 ? calloc((size_t)n, sizeof *cs->s) : NULL;
+    return n > 0 && !cs->s ? -1 : 0;
+}
+
+void cml_shapes_free(cml_call_shapes *cs)
+{
+    for (int i = 0; cs->s && i < cs->n; i++) {
+        for (int k = 0; k < cs->s[i].nkernels; k++)
+            free(cs->s[i].kernels[k]);
+        free(cs->s[i].kernels);
+    }
+    free(cs->s);
+    memset(cs, 0, sizeof *cs);
+}
+
+/* The text after " key=" in the line at p, up to a space or its end, into out. */
+static void value_of(const char *p, const char *key, char *out, size_t len)
+{
+    size_t n = strcspn(p, "\n"), k = strlen(key);
+    out[0] = '\0';
+    for (const char *q = p; q + k < p + n; q++)
+        if ((q == p || q[-1] == ' ') && strncmp(q, key, k) == 0 && q[k] == '=') {
+            snprintf(out, len, "%.*s", (int)strcspn(q + k + 1, " \n"), q + k + 1);
+            return;
+        }
+}
+
+int cml_shape_kernel(cml_call_shapes *cs, int w, const char *line)
+{
+    if (w < 0 || w >= cs->n)
+        return 0;
+    char grid[40], block[40], smem[24], name[200], item[320];
+    value_of(line, "grid", grid, sizeof grid);
+    value_of(line, "block", block, sizeof block);
+    value_of(line, "smem", smem, sizeof smem);
+    value_of(line, "name", name, sizeof name);
+    snprintf(item, sizeof item, "%s grid=%s block=%s smem=%s", name, grid, block, smem);
+    cml_call_shape *s = &cs->s[w];
+    char **k = cml_grow(s->kernels, s->nkernels, sizeof *k);
+    if (!k || !(k[s->nkernels] = strdup(item))) {
+        s->kernels = k;
+        return -1;
+    }
+    s->kernels = k;
+    s->nkernels++;
+    return 0;
+}
+
+void cml_shape_bytes(cml_call_shapes *cs, int w, int kind, unsigned long long bytes)
+{
+    if (w < 0 || w >= cs->n)
+        return;
+    cml_call_shape *s = &cs->s[w];
+    *(kind == 1 ? &s->in : kind == 2 ? &s->out : &s->other) += bytes;
+}
+
+/* How many times kernel item k runs in s. */
+static int count_of(const cml_call_shape *s, const char *k)
+{
+    int c = 0;
+    for (int i = 0; i < s->nkernels; i++)
+        c += strcmp(s->kernels[i], k) == 0;
+    return c;
+}
+
+/* What later call s lacks of checked call c, in words into why (capped); 1 when it lacks any. */
+static int lacks(const cml_call_shape *c, const cml_call_shape *s, char *why, size_t len)
+{
+    for (int i = 0; i < c->nkernels; i++) {
+        const int want = count_of(c, c->kernels[i]), got = count_of(s, c->kernels[i]);
+        if (got < want) {
+            snprintf(why, len, "ran %d of the checked call's %d x %.90s", got, want,
+                     c->kernels[i]);
+            return 1;
+        }
+    }
+    static const char *const WAY[3] = {"to the device", "to the host", "otherwise"};
+    const unsigned long long want[3] = {c->in, c->out, c->other},
+                             got[3] = {s->in, s->out, s->other};
+    for (int i = 0; i < 3; i++)
+        if (got[i] + (want[i] / 2 < SLACK_BYTES ? want[i] / 2 : SLACK_BYTES) < want[i]) {
+            snprintf(why, len, "copied %llu bytes %s, the checked call %llu", got[i], WAY[i],
+                     want[i]);
+            return 1;
+        }
+    return 0;
+}
+
+void cml_shapes_judge(const cml_call_shapes *cs, const int *checked, cml_trace_tally *t)
+{
+    const int m = CML_TRACE_UNLIKE_CHECKED;
+    int ref = -1, later = 0, first = -1;
+    char why[200] = "";
+    t->v[m] = 0;
+    for (int i = 0; i < cs->n; i++) {
+        if (checked[i]) {
+            ref = i;
+            continue;
+        }
+        if (ref < 0) /* before any checked call: no case's */
+            continue;
+        later++;
+        char w[200];
+        if (lacks(&cs->s[ref], &cs->s[i], w, sizeof w)) {
+            if (t->v[m]++ == 0)
+                first = later, snprintf(why, sizeof why, "%s", w);
+        }
+    }
+    t->later_calls = later;
+    if (first > 0)
+        snprintf(t->first[m], sizeof t->first[m], "call %d after the checked one %.110s", first,
+                 why);
+}
