@@ -62,6 +62,36 @@ CML_HD float cml_rand_f32_domain(uint64_t seed, uint32_t stream, uint64_t i)
     return f;
 }
 
+/* Element i over every finite float (issue 44; lab 03's 3.2, whose contract is out = 2 * in for
+ * any float): 10 in 16 elements are cml_rand_f32's, the others, by 4 more bits of the same
+ * hash, a signed zero, a subnormal, one of the smallest normals (2^-126 to 2^-118), a huge
+ * value (2^120 to 2^128: doubling the top binade overflows to infinity), or any exponent at
+ * all; each with a random sign and 23 random mantissa bits. Never NaN or infinity. Doubling is
+ * exact on every one of them (an infinity is the correctly rounded double of the top binade),
+ * so 3.2 is still compared bit for bit, and an arithmetic shortcut that is exact only on
+ * [1, 4) (an add to the exponent field) fails. */
+CML_HD float cml_rand_f32_any(uint64_t seed, uint32_t stream, uint64_t i)
+{
+    uint64_t r = cml_rand_u64(seed, stream, i);
+    uint32_t kind = (uint32_t)(r >> 56) & 15u, e8 = (uint32_t)(r >> 23) & 255u;
+    uint32_t mant = (uint32_t)(r & 0x7FFFFFu);
+    uint32_t exp = kind == 0 ? 0u                         /* +0 or -0 */
+                 : kind == 1 ? 0u                         /* subnormal */
+                 : kind == 2 ? 1u + (e8 & 7u)             /* smallest normals */
+                 : kind == 3 ? 247u + (e8 & 7u)           /* huge: 254 doubles to infinity */
+                 : kind == 4 ? 1u + e8 % 254u             /* any normal exponent */
+                 : kind == 5 ? 254u                       /* the top binade itself */
+                 : 127u + (uint32_t)((r >> 62) & 1u);     /* [1,2) or [2,4) */
+    if (kind == 0)
+        mant = 0;
+    else if (kind == 1)
+        mant |= 1u; /* never zero: a subnormal */
+    uint32_t bits = (uint32_t)((r >> 63) << 31) | exp << 23 | mant;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
 /* Lab 03's 3.3 inputs (issue 44): k / 64 for a random k in [-512, 512), so values are negative,
  * zero and non-integer with 10 significant bits: no 8-bit integer product (__dp4a) holds them,
  * yet a sum of 32 products of two is a multiple of 2^-12 below 2^11 in magnitude, exact in float

@@ -96,9 +96,24 @@ static void fill_small_ints(float *p, size_t n, uint64_t seed, uint64_t, cudaStr
 
 static float *small_int_input(size_t n) { return cml_input_with(n, fill_small_ints, 0); }
 
+/* 3.2's inputs: every kind of finite float (cml_rand_f32_any: signed zeros, subnormals, the
+ * top binade, any exponent), because its contract is out = 2 * in for any float. */
+__global__ void fillAnyFloats(float *p, size_t n, uint64_t seed)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        p[i] = cml_rand_f32_any(seed, 0, i);
+}
+
+static void fill_any_floats(float *p, size_t n, uint64_t seed, uint64_t, cudaStream_t s)
+{
+    fillAnyFloats<<<cml_sm_count() * 16, 256, 0, s>>>(p, n, seed);
+    CML_CHECK_LAUNCH();
+}
+
 static float expect_scale2(const cml_case *, uint64_t seed, uint64_t i)
 {
-    return 2.0f * cml_rand_f32(seed, 0, i);
+    return 2.0f * cml_rand_f32_any(seed, 0, i);
 }
 
 /* One tile's product, computed once and kept while the table checks its 1024 outputs. */
@@ -152,7 +167,7 @@ static void run_degree(const cml_case *c)
 static void run_scale(const cml_case *c, vector_fn launch)
 {
     const size_t n = c->n;
-    float *d_in = cml_input(n, 0);
+    float *d_in = cml_input_with(n, fill_any_floats, 0);
     float *d_out = cml_alloc(n);
     if (!d_in || !d_out)
         return;

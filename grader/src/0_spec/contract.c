@@ -25,11 +25,11 @@ static void put(char *buf, size_t len, const char *fmt, ...)
 static void put_range(char *buf, size_t len, double min, double max)
 {
     if (min > -1e300 && max < 1e300)
-        put(buf, len, "%g to %g", min, max);
+        put(buf, len, "%.15g to %.15g", min, max);
     else if (min > -1e300)
-        put(buf, len, "at least %g", min);
+        put(buf, len, "at least %.15g", min);
     else
-        put(buf, len, "at most %g", max);
+        put(buf, len, "at most %.15g", max);
 }
 
 static void put_inputs(char *buf, size_t len, const cml_task_spec *t)
