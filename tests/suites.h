@@ -7,6 +7,7 @@
 
 Suite *spec_suite(void);    /* tests/test_spec.c: the grading spec reader */
 void spec_domains_add(Suite *s); /* tests/test_domains.c: each task's domain, in the spec suite */
+void spec_domains_layout_add(Suite *s); /* tests/test_domains_layout.c: labs 04-05's layouts */
 void spec_draw_add(Suite *s); /* tests/test_draw.c: drawn cases, added to the spec suite */
 Suite *records_suite(void); /* tests/test_records.c: the result protocol parser */
 Suite *verify_suite(void);  /* tests/test_verify.c: the CPU references and the compare */

@@ -343,5 +343,6 @@ Suite *spec_suite(void)
     suite_add_tcase(s, bad);
     spec_draw_add(s);
     spec_domains_add(s);
+    spec_domains_layout_add(s);
     return s;
 }

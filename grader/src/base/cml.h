@@ -14,10 +14,12 @@
 #include "status.h"
 
 #define CML_MAX_TASKS 16
-#define CML_MAX_CASES 16     /* cases of one task */
+#define CML_MAX_CASES 32     /* cases of one task (4.1: every alignment pair, 26 with its draws) */
 /* --case arguments of one lab run: two tasks' cases or more, so that a lab of 25 cases runs
  * once (a run's start costs the GPU 0.2-0.4 s, grade_shared.c); the harness takes 64 */
 #define CML_MAX_RUN_CASES 32
+/* a task alone in a run (a crash in a shared one sends each task alone) takes all its cases */
+_Static_assert(CML_MAX_CASES <= CML_MAX_RUN_CASES, "a task's cases must fit one lab run");
 #define CML_MAX_DRAWS 6
 #define CML_MAX_FILES 8
 #define CML_MAX_MISMATCH 5 /* first mismatches kept for the report */
