@@ -25,6 +25,7 @@ Suite *build_suite(void);    /* tests/test_build.c: every skeleton and solution 
 Suite *technique_suite(void); /* tests/test_technique.c: technique checks, fake ncu */
 void technique_ncu_add(Suite *s); /* tests/test_technique_ncu.c: its ncu tests */
 void technique_ncu_run_add(Suite *s); /* tests/test_technique_ncu_run.c: the lab under ncu */
+void technique_ncu_cases_add(Suite *s); /* tests/test_technique_ncu_cases.c: several cases */
 void technique_trace_add(Suite *s); /* tests/test_trace.c: the CUPTI trace checks */
 void technique_labs_add(Suite *s); /* tests/test_technique_labs.c: the technique phase */
 void build_objects_add(Suite *s); /* tests/test_build_objects.c: kept harness objects */

@@ -95,7 +95,11 @@ void cml_contract_text(const cml_lab_spec *lab, const cml_task_spec *t, char *bu
         put(buf, len, "- Technique (%.0f points), checked once every case passed",
             t->technique_points);
         if (t->ncu_case[0])
-            put(buf, len, " (measured on `%s`)", t->ncu_case);
+            put(buf, len, " (measured on `%s`", t->ncu_case);
+        for (int k = 0; k < t->nncu_also; k++)
+            put(buf, len, "%s`%s`", k + 1 == t->nncu_also ? " and " : ", ", t->ncu_also[k]);
+        if (t->ncu_case[0])
+            put(buf, len, "%s)", t->nncu_also ? ", each limit at each" : "");
         put(buf, len, ":\n");
         for (int i = 0; i < t->ntech; i++)
             put_check(buf, len, &t->tech[i]);

@@ -201,7 +201,9 @@ int spec_trace(spec_parser *p, char *args)
     return what_into(p, "trace", args, c);
 }
 
-/* `ncu_case <params>`: the case ncu profiles, in the syntax of `case` (never timed). */
+/* `ncu_case <params>`: the case ncu profiles, in the syntax of `case` (never timed). Up to
+ * CML_MAX_NCU_CASES lines: the first is the one the trace follows, and every ncu check holds at
+ * each, read case by case from one ncu run. */
 int spec_ncu_case(spec_parser *p, char *args)
 {
     cml_case_spec c;
@@ -213,7 +215,15 @@ int spec_ncu_case(spec_parser *p, char *args)
         return -1;
     if (c.timed)
         return spec_fail(p, "'ncu_case': nothing is timed under ncu: drop 'time'");
-    snprintf(p->task->ncu_case, sizeof p->task->ncu_case, "%s", c.text);
+    cml_task_spec *t = p->task;
+    if (!t->ncu_case[0]) {
+        snprintf(t->ncu_case, sizeof t->ncu_case, "%s", c.text);
+        return 0;
+    }
+    if (t->nncu_also == CML_MAX_NCU_CASES - 1)
+        return spec_fail(p, "too many 'ncu_case' lines in task %s (at most %d)", t->id,
+                         CML_MAX_NCU_CASES);
+    snprintf(t->ncu_also[t->nncu_also++], sizeof t->ncu_also[0], "%s", c.text);
     return 0;
 }
 

@@ -31,6 +31,7 @@ _Static_assert(CML_MAX_CASES <= CML_MAX_RUN_CASES, "a task's cases must fit one 
 #define CML_RACECHECK 1
 #define CML_SYNCCHECK 2
 #define CML_MAX_SANITIZE_CASES 4 /* `sanitize_case` lines per task */
+#define CML_MAX_NCU_CASES 4      /* `ncu_case` lines per task */
 
 /* ---- the spec (grader/specs/NN_name.spec), see docs/SPEC.md ---- */
 typedef struct {
@@ -80,6 +81,11 @@ typedef struct {
     double technique_points; /* awarded when every check passes or could not be checked */
     char ncu_case[128];  /* the case ncu profiles and the trace follows ("" = the first
                             case), without "time" */
+    /* further `ncu_case` lines: every ncu check of the task must hold at each of these too, in
+     * the same ncu run (4.1's misaligned bases, issue 44: a copy that took float4 only at offset
+     * 0 kept its points while only offset 0 was profiled) */
+    int nncu_also;
+    char ncu_also[CML_MAX_NCU_CASES - 1][128];
     int ndraws;          /* `draw` lines: one more untimed case each, drawn from the seed */
     char draws[CML_MAX_DRAWS][128]; /* "rows=1..3000,cols=1..3000", "n=1024..1048576/1024" */
     int drawn;           /* cases[ncases - drawn ..] were drawn (cml_spec_draw) */
