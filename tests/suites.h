@@ -94,4 +94,6 @@ int sandbox_tool_add(Suite *s);
  * chromium binary is on PATH (0 where one is), and why into reason. */
 int screenshot_tests_skipped(char *reason, size_t len);
 
+void verify_passthrough_add(Suite *s); /* tests/test_verify_passthrough.c, verify suite */
+
 #endif /* CML_TESTS_SUITES_H */

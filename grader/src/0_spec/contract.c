@@ -4,6 +4,7 @@
  * decides them (issue 44). `cml-grade contract` prints the blocks or writes them into the
  * sheets; tests/test_sheets_contract.c fails when a sheet's block differs from its spec's. */
 #include "contract.h"
+#include "checks.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -82,7 +83,15 @@ void cml_contract_text(const cml_lab_spec *lab, const cml_task_spec *t, char *bu
         "--write`; edit the spec, not this -->\n", t->id, lab->lab);
     put(buf, len, "**What %s is graded on.**\n", t->id);
     put_inputs(buf, len, t);
-    if (t->rel_tol > 0)
+    uint64_t period = 0, lane = 0;
+    if (t->rel_tol > 0 && cml_check_passthrough(cml_check_find(t->check), &period, &lane))
+        put(buf, len, "- Output: every computed value within a relative %g of the grader's own "
+            "computation; every value copied through (floats %llu, %llu, %llu, ...) bit for "
+            "bit, whatever it holds: -0, infinities, NaNs with their payloads, subnormals "
+            "(%.0f points over the cases).\n", t->rel_tol, (unsigned long long)lane,
+            (unsigned long long)(lane + period), (unsigned long long)(lane + 2 * period),
+            t->points);
+    else if (t->rel_tol > 0)
         put(buf, len, "- Output: every value within a relative %g of the grader's own "
             "computation (%.0f points over the cases).\n", t->rel_tol, t->points);
     else
