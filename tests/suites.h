@@ -96,4 +96,6 @@ int screenshot_tests_skipped(char *reason, size_t len);
 
 void verify_passthrough_add(Suite *s); /* tests/test_verify_passthrough.c, verify suite */
 
+void variants_probe_add(TCase *tc); /* tests/test_variants_probe.c, variants suite */
+
 #endif /* CML_TESTS_SUITES_H */

@@ -67,6 +67,10 @@ static void put_check(char *buf, size_t len, const cml_tech_spec *c)
         put_range(buf, len, c->min, c->max);
         put(buf, len, "\n");
         break;
+    case CML_TECH_PROBE:
+        put(buf, len, "  - the compiler, on `%s` as you wrote it: %s (`%s` must hold)\n", c->file,
+            c->what, c->pattern);
+        break;
     case CML_TECH_TRACE:
         put(buf, len, "  - traced from your calls in a real run: %s, `%s` ", c->what, c->metric);
         put_range(buf, len, c->min, c->max);

@@ -42,14 +42,16 @@ typedef struct {
 } cml_case_spec;
 
 /* A technique check (technique.c): proves how the task was solved, not only that it is right. */
-enum cml_tech_kind { CML_TECH_PTX, CML_TECH_SASS, CML_TECH_FORBID, CML_TECH_NCU, CML_TECH_TRACE };
+enum cml_tech_kind { CML_TECH_PTX, CML_TECH_SASS, CML_TECH_FORBID, CML_TECH_NCU, CML_TECH_TRACE,
+                     CML_TECH_PROBE };
 
 typedef struct {
     enum cml_tech_kind kind;
     char scope[64];      /* ptx, sass: only inside kernels whose (mangled) name contains this;
                             calls: the host function whose references are checked */
-    char file[64];       /* forbid: the student file */
-    char pattern[160];   /* ptx, sass, forbid: POSIX ERE; ncu: kernel-name regex */
+    char file[64];       /* forbid, probe: the student file */
+    char pattern[160];   /* ptx, sass, forbid: POSIX ERE; ncu: kernel-name regex; probe: the
+                            C++ constant expression that must hold after the file */
     int task_kernels;    /* ncu `*`: every kernel the task's case launched, nothing else (the
                             harness's profiling window around the task's call; pattern ".*") */
     char metric[128];    /* ncu: the metric (or a sum, "a+b") read from the profiled kernels;
