@@ -13,7 +13,7 @@ static const char PER_CASE_NCU[] =
     "\"Metric Value\"'\nk=0; id=0\nfor a in \"$@\"; do case \"$a\" in 1.*,*)\n"
     "  eval v=\\${FAKE_CASE_$k:-0}\n"
     "  echo \"\\\"$id\\\",\\\"1\\\",\\\"cml_case_mark\\\",\\\"m.sum\\\",\\\"\\\",\\\"3\\\"\"\n"
-    "  id=$((id+1))\n  [ \"$v\" = none ] || echo \"\\\"$id\\\",\\\"1\\\",\\\"copyVec(float *, "
+    "  id=$((id+1))\n  [ \"$v\" = none ] || echo \"\\\"$id\\\",\\\"1\\\",\\\"${FAKE_KERNEL:-copyVec}(float *, "
     "const float *)\\\",\\\"m.sum\\\",\\\"\\\",\\\"$v\\\"\"\n  id=$((id+1)); k=$((k+1));;\n"
     "esac; done\nexit 0\n";
 
@@ -76,6 +76,23 @@ START_TEST(ncu_case_without_the_kernel_fails)
 }
 END_TEST
 
+/* One ncu case, as every task but 4.1 has: a kernel whose name only contains the check's
+ * (ncu's filter matches within names) is not the task's kernel, and the check fails when it is
+ * all that ran, where it was summed before. */
+START_TEST(ncu_counts_only_the_kernel_of_that_exact_name)
+{
+    per_case_ncu("8192", "0", "0", "0");
+    setenv("FAKE_KERNEL", "copyVecFast", 1);
+    grade(CHECK "ncu_case n=1048576", "passed");
+    assert_check(0, CML_TECH_FAILED, "no kernel matching 'copyVec' ran under ncu (case "
+                 "1.1,n=1048576)");
+    unsetenv("FAKE_KERNEL");
+    grade(CHECK "ncu_case n=1048576", "passed");
+    assert_check(0, CML_TECH_PASSED, "m.sum = 8192 <= 10240 over 1 launch of kernels matching "
+                 "copyVec (case 1.1,n=1048576)");
+}
+END_TEST
+
 /* The shared run of a lab: a task of several ncu cases keeps its cases' windows apart from the
  * other task's, and the marker is profiled for them. */
 START_TEST(ncu_cases_share_the_labs_run)
@@ -126,6 +143,7 @@ void technique_ncu_cases_add(Suite *s)
     tcase_add_test(tc, ncu_check_holds_at_every_ncu_case);
     tcase_add_test(tc, ncu_check_passes_when_every_case_is_within);
     tcase_add_test(tc, ncu_case_without_the_kernel_fails);
+    tcase_add_test(tc, ncu_counts_only_the_kernel_of_that_exact_name);
     tcase_add_test(tc, ncu_cases_share_the_labs_run);
     tcase_add_test(tc, ncu_cases_are_bounded_and_shown);
     suite_add_tcase(s, tc);

@@ -134,12 +134,13 @@ void cml_ncu_judge_rows(const cml_tech_spec *c, const cml_proc_result *r, char c
     int k = r->output ? judge_cases(c, r->output, cases, n, 0, segmented, "", out) : 0;
     if (k < 0)
         return;
-    if (r->output && ((segmented && marks == n) || strstr(r->output, "No kernels were profiled") ||
+    if (r->output && ((segmented && marks == n) || all > 0 ||
+                      strstr(r->output, "No kernels were profiled") ||
                       strstr(r->output, "application returned an error"))) {
-        /* the lab ran under ncu (cml-confine started it) and launched no kernel that matches
-         * in case k (its marker ran): a renamed or unlaunched kernel, work done on the host, a
-         * path taken only at some alignments or sizes, or a lab that behaves differently when
-         * profiled */
+        /* the lab ran under ncu (cml-confine started it) and launched no kernel of that exact
+         * name in case k (its marker ran, or other kernels were profiled: ncu's filter matches
+         * within names): a renamed or unlaunched kernel, work done on the host, a path taken
+         * only at some alignments or sizes, or a lab that behaves differently when profiled */
         char which[80] = "of the task";
         if (!c->task_kernels)
             snprintf(which, sizeof which, "matching '%.60s'", c->pattern);
