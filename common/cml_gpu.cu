@@ -237,9 +237,11 @@ __global__ void outputEvidence(const float *out, size_t n, evidence_sums *sums)
          i += (size_t)gridDim.x * blockDim.x) {
         const float v = out[i];
         h += cml_evidence_term(i, __float_as_uint(v));
-        const double w = cml_evidence_weight(i);
-        ws += w * v;
-        wa += w * fabs((double)v);
+        if (cml_evidence_weighed(v)) { /* else in the hash alone (cml_rand.h) */
+            const double w = cml_evidence_weight(i);
+            ws += w * v;
+            wa += w * fabs((double)v);
+        }
     }
     for (int d = 16; d > 0; d /= 2) { /* warp sums, then one atomic per warp */
         h += __shfl_down_sync(0xFFFFFFFFu, h, d);
@@ -299,6 +301,8 @@ static cml_evidence host_evidence(const float *out, size_t n)
             uint32_t bits;
             memcpy(&bits, &out[i], sizeof bits);
             p.hash += cml_evidence_term(i, bits);
+            if (!cml_evidence_weighed(out[i]))
+                continue; /* in the hash alone (cml_rand.h) */
             const double w = cml_evidence_weight(i);
             p.wsum += w * out[i];
             p.wabs += w * fabs((double)out[i]);

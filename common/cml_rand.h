@@ -92,6 +92,38 @@ CML_HD float cml_rand_f32_any(uint64_t seed, uint32_t stream, uint64_t i)
     return f;
 }
 
+/* Element i over every value a float holds, infinities and NaNs too (issue 44; lab 04's w, a field copied through
+ * unchanged and compared bit for bit): 7 in 16 elements are cml_rand_f32's, the others, by 4
+ * more bits of the same hash, a signed zero, an infinity, a NaN (quiet or signalling, with a
+ * random payload and sign), a subnormal, a huge value (exponent 2^100 to 2^127, FLT_MAX
+ * included), a tiny normal (2^-126 to 2^-111), a negative power of two near 1, or a large odd
+ * integer. Never the poison pattern (all bits set), so an unwritten element cannot pass as one.
+ * A kernel that does arithmetic on it (1*w + 0, max(w, -inf)) changes some of them. */
+CML_HD float cml_rand_f32_all(uint64_t seed, uint32_t stream, uint64_t i)
+{
+    uint64_t r = cml_rand_u64(seed, stream, i);
+    uint32_t kind = (uint32_t)(r >> 56) & 15u, sign = (uint32_t)(r >> 63) << 31;
+    uint32_t mant = (uint32_t)r & 0x7FFFFFu, exp;
+    switch (kind) {
+    case 0: exp = 0, mant = 0; break;                              /* +0 or -0 */
+    case 1: exp = 255, mant = 0; break;                            /* +inf or -inf */
+    case 2: exp = 255, mant = mant ? mant : 1u; break;             /* NaN, payload mant */
+    case 3: exp = 0, mant = mant ? mant : 1u; break;               /* subnormal */
+    case 4: exp = 227u + ((uint32_t)(r >> 24) & 31u); break;       /* huge: 2^100 .. 2^127 */
+    case 5: exp = 1u + ((uint32_t)(r >> 24) & 15u); break;         /* tiny normal */
+    case 6: exp = 126, mant = 0; break;                            /* +-0.5 */
+    case 7: exp = 150, mant |= 1u; break;                          /* odd integer >= 2^23 */
+    case 8: exp = 254, mant = 0x7FFFFFu; break;                    /* +-FLT_MAX */
+    default: exp = 127u + (uint32_t)((r >> 62) & 1u); break;       /* [1,2) or [2,4) */
+    }
+    if (exp == 255 && mant == 0x7FFFFFu && sign)
+        mant = 0x7FFFFEu; /* all bits set is the poison pattern */
+    uint32_t bits = sign | exp << 23 | mant;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
 /* Lab 03's 3.3 inputs (issue 44): k / 64 for a random k in [-512, 512), so values are negative,
  * zero and non-integer with 10 significant bits: no 8-bit integer product (__dp4a) holds them,
  * yet a sum of 32 products of two is a multiple of 2^-12 below 2^11 in magnitude, exact in float
@@ -131,6 +163,16 @@ CML_HD double cml_evidence_weight(uint64_t i)
 {
     /* a Weyl sequence: one multiply, and neighbours get unrelated weights */
     return 1.0 + (double)((i * 0x9E3779B97F4A7C15ull) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* Whether output value v takes part in the weighted sums of the evidence (cml_evidence_weight):
+ * finite and below 2^64 in magnitude. An infinity or NaN would make the sums NaN, and a huge
+ * value would make their tolerance (a fraction of the weighted |out|) cover every other element:
+ * such values (lab 04's w, copied through) are in the exact hash alone. The harness and the
+ * grader both ask this, so their sums agree. */
+CML_HD int cml_evidence_weighed(float v)
+{
+    return v > -18446744073709551616.0f && v < 18446744073709551616.0f; /* 2^64; NaN: 0 */
 }
 
 /* The poison pattern the harness writes into every output buffer before a run:

@@ -8,6 +8,7 @@
 Suite *spec_suite(void);    /* tests/test_spec.c: the grading spec reader */
 void spec_domains_add(Suite *s); /* tests/test_domains.c: each task's domain, in the spec suite */
 void spec_contract_0103_add(Suite *s); /* tests/test_contract_0103.c: labs 01-03's contracts */
+void spec_domains_layout_add(Suite *s); /* tests/test_domains_layout.c: labs 04-05's layouts */
 void spec_draw_add(Suite *s); /* tests/test_draw.c: drawn cases, added to the spec suite */
 Suite *records_suite(void); /* tests/test_records.c: the result protocol parser */
 Suite *verify_suite(void);  /* tests/test_verify.c: the CPU references and the compare */
@@ -25,6 +26,7 @@ Suite *build_suite(void);    /* tests/test_build.c: every skeleton and solution 
 Suite *technique_suite(void); /* tests/test_technique.c: technique checks, fake ncu */
 void technique_ncu_add(Suite *s); /* tests/test_technique_ncu.c: its ncu tests */
 void technique_ncu_run_add(Suite *s); /* tests/test_technique_ncu_run.c: the lab under ncu */
+void technique_ncu_cases_add(Suite *s); /* tests/test_technique_ncu_cases.c: several cases */
 void technique_trace_add(Suite *s); /* tests/test_trace.c: the CUPTI trace checks */
 void technique_trace_calls_add(Suite *s); /* tests/test_trace_calls.c: timed calls held to the
                                              checked one */
@@ -94,5 +96,9 @@ int sandbox_tool_add(Suite *s);
 /* tests/test_screenshot.c: how many Chromium tests screenshot_suite() left out because no
  * chromium binary is on PATH (0 where one is), and why into reason. */
 int screenshot_tests_skipped(char *reason, size_t len);
+
+void verify_passthrough_add(Suite *s); /* tests/test_verify_passthrough.c, verify suite */
+
+void variants_probe_add(TCase *tc); /* tests/test_variants_probe.c, variants suite */
 
 #endif /* CML_TESTS_SUITES_H */

@@ -156,10 +156,11 @@ static void note_failure(char *buf, size_t len, const cml_task_spec *t, int k,
 }
 
 /* Whether a check of this kind must be judged here: everything but ncu (needs the GPU) and
- * sass (needs cuobjdump, which may be missing) has its evidence after a build. */
+ * sass (needs cuobjdump, which may be missing) has its evidence after a build (a probe's too:
+ * every honest spelling of Point4's alignment must pass it). */
 static int judged_without_gpu(enum cml_tech_kind k)
 {
-    return k == CML_TECH_PTX || k == CML_TECH_FORBID;
+    return k == CML_TECH_PTX || k == CML_TECH_FORBID || k == CML_TECH_PROBE;
 }
 
 /* Variant _i / 2 builds (no link- or include-rule refusal), and every technique check of

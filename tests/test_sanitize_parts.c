@@ -102,7 +102,7 @@ END_TEST
 /* The cases the tools get, joined by spaces. */
 static const char *chosen(const char *text)
 {
-    static char joined[4096];
+    static char joined[CML_MAX_CASES * 201];
     char cases[CML_MAX_CASES][200];
     ck_assert_msg(load(text) == 0, "%s", err);
     int n = cml_sanitize_cases(&spec.tasks[0], cases, CML_MAX_CASES);

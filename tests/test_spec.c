@@ -344,5 +344,6 @@ Suite *spec_suite(void)
     spec_draw_add(s);
     spec_domains_add(s);
     spec_contract_0103_add(s);
+    spec_domains_layout_add(s);
     return s;
 }

@@ -403,6 +403,7 @@ Suite *technique_suite(void)
     suite_add_tcase(s, tools);
     technique_ncu_add(s);
     technique_ncu_run_add(s);
+    technique_ncu_cases_add(s);
     technique_trace_add(s);
     technique_trace_calls_add(s);
     technique_labs_add(s);

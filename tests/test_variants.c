@@ -439,6 +439,7 @@ Suite *variants_suite(void)
     tcase_add_test(tc, token_pasted_copy_fails_the_no_copy_check);
     tcase_add_test(tc, copies_through_a_library_fail_the_no_copy_check);
     variants_planted_add(tc);
+    variants_probe_add(tc);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -91,7 +91,8 @@ START_TEST(passes_correct_copy)
 }
 END_TEST
 
-/* Lab 04's points: x, y, z become 2*v + (1, -2, 0.5); a fourth float (w) is copied. */
+/* Lab 04's points: x, y, z become 2*v + (1, -2, 0.5); a fourth float (w) is copied. Inputs:
+ * x, y, z over a coordinate's values, w over every float (labs/04_float4/harness.cu). */
 START_TEST(passes_points_and_names_the_component)
 {
     enum { N = 1001 };
@@ -100,13 +101,17 @@ START_TEST(passes_points_and_names_the_component)
     kase.n = N;
     for (int width = 3; width <= 4; width++) {
         for (uint64_t i = 0; i < (uint64_t)width * N; i++) {
-            float in = cml_rand_f32(SEED, 0, i);
+            float in = i % width == 3 ? cml_rand_f32_all(SEED, 0, i)
+                                      : cml_rand_f32_domain(SEED, 0, i);
             x[i] = i % width == 3 ? in : 2.0f * in + d[i % width];
         }
         write_floats(x, (size_t)width * N);
         ck_assert_int_eq(verify(width == 3 ? "points3" : "points4"), 1);
     }
-    x[4 * 7 + 3] += 1.0f; /* point 7's w */
+    uint32_t w7;
+    memcpy(&w7, &x[4 * 7 + 3], sizeof w7);
+    w7 ^= 1u; /* point 7's w, one bit off (whatever value it holds) */
+    memcpy(&x[4 * 7 + 3], &w7, sizeof w7);
     write_floats(x, 4 * N);
     ck_assert_int_eq(verify("points4"), 0);
     ck_assert_ptr_nonnull(strstr(v.reason, "point 7, w"));
@@ -404,5 +409,6 @@ Suite *verify_suite(void)
     suite_add_tcase(s, right);
     suite_add_tcase(s, wrong);
     suite_add_tcase(s, records);
+    verify_passthrough_add(s);
     return s;
 }

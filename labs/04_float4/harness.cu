@@ -30,11 +30,21 @@ static float expect_copy(const cml_case *c, uint64_t seed, uint64_t i)
     return cml_rand_f32(seed, 0, c->offset + i);
 }
 
+/* Float i of the points input (`width` floats a point; issue 44): x, y and z over the values a
+ * coordinate takes (cml_rand_f32_domain: signed zeros, negative, large, small, non-integer), w
+ * over every value a float holds (cml_rand_f32_all: NaN payloads, infinities, -0, subnormals,
+ * FLT_MAX), since it is copied through unchanged and checked bit for bit. The grader's points
+ * checks (grader/src/0_spec/checks_vector.c) generate the same. */
+static CML_HD float point_input(uint64_t seed, uint64_t i, int width)
+{
+    return (int)(i % width) == 3 ? cml_rand_f32_all(seed, 0, i) : cml_rand_f32_domain(seed, 0, i);
+}
+
 /* Point p's component k (of `width` floats a point): 2*x + (DX, DY, DZ), w copied. */
 static float expect_point(uint64_t seed, uint64_t i, int width)
 {
     const float d[4] = {POINT_DX, POINT_DY, POINT_DZ, 0.0f};
-    const float x = cml_rand_f32(seed, 0, i);
+    const float x = point_input(seed, i, width);
     return (int)(i % width) == 3 ? x : 2.0f * x + d[i % width];
 }
 
@@ -114,11 +124,26 @@ static void run_copy_scalar(const cml_case *c) { run_copy_with(c, launch_copy_sc
 
 // ---- 4.2: n points, 3 or 4 floats each ----
 
+__global__ void fillPoints(float *p, size_t elems, uint64_t seed, int width)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < elems;
+         i += (size_t)gridDim.x * blockDim.x)
+        p[i] = point_input(seed, i, width);
+}
+
+/* arg: the floats a point (3 or 4). */
+static void fill_points(float *p, size_t elems, uint64_t seed, uint64_t arg, cudaStream_t s)
+{
+    const size_t blocks = (elems + 255) / 256 < 65536 ? (elems + 255) / 256 : 65536;
+    fillPoints<<<(unsigned)blocks, 256, 0, s>>>(p, elems, seed, (int)arg);
+    CML_CHECK_LAUNCH();
+}
+
 template <void (*Launch)(float *, const float *, size_t, cudaStream_t), int Width>
 static void run_points(const cml_case *c)
 {
     const size_t n = c->n, elems = Width * n;
-    float *d_in = cml_input(elems, 0), *d_out = cml_alloc(elems);
+    float *d_in = cml_input_with(elems, fill_points, Width), *d_out = cml_alloc(elems);
     if (!d_in || !d_out)
         return;
     cml_run_case(c, d_out, elems, 2 * elems * sizeof(float),

@@ -4,6 +4,8 @@
  * student's kernels live in particles.cu. */
 #include "layouts.cuh"
 
+#include "cml_layout.h" /* where each SoA output array lies in the case's output buffer */
+
 #include <stdio.h>
 
 // ---- the right outputs, for self-checks (the grader computes its own) ----
@@ -13,10 +15,10 @@ static float field(uint64_t seed, int f, uint64_t i)
     return cml_rand_f32_domain(seed, (uint32_t)f, i);
 }
 
-/* 5.1 and the AoSoA update: out = [x' | y' | z'], n floats each. */
+/* 5.1 and the AoSoA update: x', y', z', n floats each, in the slots of cml_layout.h. */
 static float expect_move(const cml_case *c, uint64_t seed, uint64_t i)
 {
-    const int f = (int)(i / c->n);
+    const int f = (int)cml_soa_field(3, (unsigned)(i / c->n));
     const uint64_t p = i % c->n;
     return field(seed, f, p) + field(seed, f + 3, p) * DT;
 }
@@ -26,10 +28,10 @@ static float expect_potential(const cml_case *, uint64_t seed, uint64_t i)
     return field(seed, 7, i) * field(seed, 2, i) * E_Z;
 }
 
-/* 5.3: out = the eight SoA arrays, one after another. */
+/* 5.3: out = the eight SoA arrays, one after another in the slots of cml_layout.h. */
 static float expect_soa(const cml_case *c, uint64_t seed, uint64_t i)
 {
-    return field(seed, (int)(i / c->n), i % c->n);
+    return field(seed, (int)cml_soa_field(FIELDS, (unsigned)(i / c->n)), i % c->n);
 }
 
 /* updateAoS: the moved records, field by field. */
@@ -75,7 +77,13 @@ static float *layout_input(size_t n, int aosoa)
     return cml_input_with(elems, fill_layout, 2 * (uint64_t)n + (aosoa ? 1 : 0));
 }
 
-static Positions positions_in(float *d_out, size_t n) { return {d_out, d_out + n, d_out + 2 * n}; }
+/* The three position arrays of a 3n-float output, in cml_layout.h's slots (not x, y, z in order:
+ * nothing promises a student that out.y == out.x + n). */
+static Positions positions_in(float *d_out, size_t n)
+{
+    return {d_out + cml_soa_slot(3, 0) * n, d_out + cml_soa_slot(3, 1) * n,
+            d_out + cml_soa_slot(3, 2) * n};
+}
 
 // ---- run functions: allocate, fill, run; bytes = the useful bytes only ----
 
@@ -120,8 +128,8 @@ static void run_aos_to_soa(const cml_case *c)
     ParticlesSoA out;
     float **fields[FIELDS] = {&out.x, &out.y, &out.z, &out.vx, &out.vy, &out.vz, &out.mass,
                               &out.charge};
-    for (int f = 0; f < FIELDS; f++)
-        *fields[f] = d_out + f * n;
+    for (int f = 0; f < FIELDS; f++) /* in cml_layout.h's slots, not in field order */
+        *fields[f] = d_out + cml_soa_slot(FIELDS, (unsigned)f) * n;
     run(c, d_out, FIELDS * n, 64 * n, [&](cudaStream_t s) { launch_aos_to_soa(out, d_in, n, s); });
 }
 

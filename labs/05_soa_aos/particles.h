@@ -20,7 +20,8 @@ struct Particle {
     float mass, charge;
 };
 
-/* Structure of arrays (SoA): one array of n floats per field. */
+/* Structure of arrays (SoA): one array of n floats per field, each reached through its own
+ * pointer: the arrays lie apart and in no particular order (never out.y == out.x + n). */
 struct ParticlesSoA {
     float *x, *y, *z, *vx, *vy, *vz, *mass, *charge;
 };

@@ -44,6 +44,12 @@ typedef struct {
 extern const cml_check cml_checks_shared[], cml_checks_vector[], cml_checks_particles[],
     cml_checks_host[];
 
+/* checks_vector.c: whether check chk copies an input through to every `period`-th output
+ * element from `lane` (points4's w): 1 with both set, else 0. Those elements are compared bit
+ * for bit whatever the task's tolerance, and any bits pass when equal (a NaN's payload, the
+ * sign of a zero): the sheet says "copied unchanged" (issue 44). */
+int cml_check_passthrough(const cml_check *chk, uint64_t *period, uint64_t *lane);
+
 /* The entry named `name`, or NULL when no such check exists. */
 const cml_check *cml_check_find(const char *name);
 

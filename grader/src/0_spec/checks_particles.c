@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cml_layout.h"
 #include "cml_rand.h"
 
 /* Lab 05's particles: field f (0 x, 1 y, 2 z, 3 vx, 4 vy, 5 vz, 6 mass, 7 charge) of particle
@@ -26,7 +27,8 @@ static uint64_t particle_elems(const cml_case_spec *c, uint64_t per, char *err, 
     return per * c->n;
 }
 
-/* particles_move (5.1): out = [x' | y' | z'], x'[i] = x[i] + vx[i] * DT. */
+/* particles_move (5.1): out = x', y', z' in the slots of common/cml_layout.h (the harness hands
+ * the student the three arrays there), x'[i] = x[i] + vx[i] * DT. */
 static uint64_t move_elems(const cml_case_spec *c, char *err, size_t errlen)
 {
     return particle_elems(c, 3, err, errlen);
@@ -36,7 +38,7 @@ static void move_expect(const cml_case_spec *c, uint64_t seed, uint64_t first, s
                         float *dst)
 {
     for (size_t j = 0; j < count; j++) {
-        uint32_t f = (uint32_t)((first + j) / c->n);
+        uint32_t f = cml_soa_field(3, (unsigned)((first + j) / c->n));
         uint64_t i = (first + j) % c->n;
         dst[j] = field(seed, f, i) + field(seed, f + 3, i) * PARTICLE_DT;
     }
@@ -56,7 +58,8 @@ static void potential_expect(const cml_case_spec *c, uint64_t seed, uint64_t fir
         dst[j] = field(seed, 7, first + j) * field(seed, 2, first + j) * PARTICLE_EZ;
 }
 
-/* aos_to_soa (5.3): out = the eight field arrays, one after another: out[f*n + i] = field f. */
+/* aos_to_soa (5.3): out = the eight field arrays, one after another in the slots of
+ * common/cml_layout.h: out[slot(f)*n + i] = field f of particle i. */
 static uint64_t soa_elems(const cml_case_spec *c, char *err, size_t errlen)
 {
     return particle_elems(c, 8, err, errlen);
@@ -65,8 +68,10 @@ static uint64_t soa_elems(const cml_case_spec *c, char *err, size_t errlen)
 static void soa_expect(const cml_case_spec *c, uint64_t seed, uint64_t first, size_t count,
                        float *dst)
 {
-    for (size_t j = 0; j < count; j++)
-        dst[j] = field(seed, (first + j) / c->n, (first + j) % c->n);
+    for (size_t j = 0; j < count; j++) {
+        uint32_t f = cml_soa_field(8, (unsigned)((first + j) / c->n));
+        dst[j] = field(seed, f, (first + j) % c->n);
+    }
 }
 
 /* 5.1 reads x, y, z, vx, vy, vz and writes x, y, z: 36 bytes a particle (run_update_soa). */
@@ -81,14 +86,23 @@ static uint64_t potential_bytes(const cml_case_spec *c)
     return cml_mul_sat(c->n, 12);
 }
 
+/* The array an output element belongs to: 5.1's output holds 3 slots, 5.3's 8. */
+static void particle_where3(const cml_case_spec *c, uint64_t i, char *buf, size_t len)
+{
+    static const char *const NAMES[] = {"x", "y", "z"};
+    snprintf(buf, len, " (array %s, particle %" PRIu64 ")",
+             NAMES[cml_soa_field(3, (unsigned)(i / c->n % 3))], i % c->n);
+}
+
 static void particle_where(const cml_case_spec *c, uint64_t i, char *buf, size_t len)
 {
     static const char *const NAMES[] = {"x", "y", "z", "vx", "vy", "vz", "mass", "charge"};
-    snprintf(buf, len, " (array %s, particle %" PRIu64 ")", NAMES[i / c->n % 8], i % c->n);
+    snprintf(buf, len, " (array %s, particle %" PRIu64 ")",
+             NAMES[cml_soa_field(8, (unsigned)(i / c->n % 8))], i % c->n);
 }
 
 const cml_check cml_checks_particles[] = {
-    {"particles_move", "n", move_elems, move_expect, particle_where, move_bytes, NULL},
+    {"particles_move", "n", move_elems, move_expect, particle_where3, move_bytes, NULL},
     {"particles_potential", "n", potential_elems, potential_expect, NULL, potential_bytes, NULL},
     {"aos_to_soa", "n", soa_elems, soa_expect, particle_where, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL, NULL},

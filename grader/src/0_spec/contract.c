@@ -4,6 +4,7 @@
  * decides them (issue 44). `cml-grade contract` prints the blocks or writes them into the
  * sheets; tests/test_sheets_contract.c fails when a sheet's block differs from its spec's. */
 #include "contract.h"
+#include "checks.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -66,6 +67,10 @@ static void put_check(char *buf, size_t len, const cml_tech_spec *c)
         put_range(buf, len, c->min, c->max);
         put(buf, len, "\n");
         break;
+    case CML_TECH_PROBE:
+        put(buf, len, "  - the compiler, on `%s` as you wrote it: %s (`%s` must hold)\n", c->file,
+            c->what, c->pattern);
+        break;
     case CML_TECH_TRACE:
         put(buf, len, "  - traced from your calls in a real run: %s, `%s` ", c->what, c->metric);
         put_range(buf, len, c->min, c->max);
@@ -82,7 +87,15 @@ void cml_contract_text(const cml_lab_spec *lab, const cml_task_spec *t, char *bu
         "--write`; edit the spec, not this -->\n", t->id, lab->lab);
     put(buf, len, "**What %s is graded on.**\n", t->id);
     put_inputs(buf, len, t);
-    if (t->rel_tol > 0)
+    uint64_t period = 0, lane = 0;
+    if (t->rel_tol > 0 && cml_check_passthrough(cml_check_find(t->check), &period, &lane))
+        put(buf, len, "- Output: every computed value within a relative %g of the grader's own "
+            "computation; every value copied through (floats %llu, %llu, %llu, ...) bit for "
+            "bit, whatever it holds: -0, infinities, NaNs with their payloads, subnormals "
+            "(%.0f points over the cases).\n", t->rel_tol, (unsigned long long)lane,
+            (unsigned long long)(lane + period), (unsigned long long)(lane + 2 * period),
+            t->points);
+    else if (t->rel_tol > 0)
         put(buf, len, "- Output: every value within a relative %g of the grader's own "
             "computation (%.0f points over the cases).\n", t->rel_tol, t->points);
     else
@@ -95,7 +108,11 @@ void cml_contract_text(const cml_lab_spec *lab, const cml_task_spec *t, char *bu
         put(buf, len, "- Technique (%.0f points), checked once every case passed",
             t->technique_points);
         if (t->ncu_case[0])
-            put(buf, len, " (measured on `%s`)", t->ncu_case);
+            put(buf, len, " (measured on `%s`", t->ncu_case);
+        for (int k = 0; k < t->nncu_also; k++)
+            put(buf, len, "%s`%s`", k + 1 == t->nncu_also ? " and " : ", ", t->ncu_also[k]);
+        if (t->ncu_case[0])
+            put(buf, len, "%s)", t->nncu_also ? ", each limit at each" : "");
         put(buf, len, ":\n");
         for (int i = 0; i < t->ntech; i++)
             put_check(buf, len, &t->tech[i]);

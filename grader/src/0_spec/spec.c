@@ -167,6 +167,7 @@ static const struct {
     {"ptx", TASK, spec_ptx},
     {"sass", TASK, spec_sass},
     {"forbid", TASK, spec_forbid},
+    {"probe", TASK, spec_probe},
     {"ncu", TASK, spec_ncu},
     {"ncu_case", TASK, spec_ncu_case},
     {"trace", TASK, spec_trace},

@@ -59,6 +59,7 @@ int spec_case_params(spec_parser *p, cml_case_spec *c, char *params);
 int spec_ptx(spec_parser *p, char *args);
 int spec_sass(spec_parser *p, char *args);
 int spec_forbid(spec_parser *p, char *args);
+int spec_probe(spec_parser *p, char *args);
 int spec_ncu(spec_parser *p, char *args);
 int spec_ncu_case(spec_parser *p, char *args);
 int spec_trace(spec_parser *p, char *args);

@@ -109,6 +109,32 @@ int spec_forbid(spec_parser *p, char *args)
     return what_into(p, "forbid", args, c);
 }
 
+/* `probe <file> <condition> <what>`: a C++ constant expression (one word) that must hold for
+ * the file as compiled: the build compiles `#include "<file>"` and a static_assert of it
+ * (2_build/evidence_probe.c). For what the compiler alone can tell, such as a declared
+ * alignment (4.2b's alignof(Point4)==16), in any spelling. */
+int spec_probe(spec_parser *p, char *args)
+{
+    cml_tech_spec *c = new_check(p, CML_TECH_PROBE, "probe");
+    if (!c)
+        return -1;
+    char *file = spec_word(&args);
+    if (word_into(p, "probe", "a student file", file, c->file, sizeof c->file) != 0)
+        return -1;
+    int listed = 0;
+    for (int i = 0; i < p->spec->nfiles; i++)
+        listed |= strcmp(p->spec->files[i], file) == 0;
+    if (!listed)
+        return spec_fail(p, "'probe': '%s' is not one of the lab's 'files'", file);
+    char *cond = spec_word(&args);
+    if (word_into(p, "probe", "a condition", cond, c->pattern, sizeof c->pattern) != 0)
+        return -1;
+    if (strpbrk(cond, "\"\\;{}#"))
+        return spec_fail(p, "'probe': the condition '%s' is one expression (no quotes, ';', "
+                         "braces or '#')", cond);
+    return what_into(p, "probe", args, c);
+}
+
 /* Whether m is a metric name, or a sum of up to 4 (`a+b`): no empty term, and either every
  * term a per-launch property (launch__...) or none: *per_launch says which. */
 static int metric_sum(const char *m, int *per_launch)
@@ -202,7 +228,9 @@ int spec_trace(spec_parser *p, char *args)
     return what_into(p, "trace", args, c);
 }
 
-/* `ncu_case <params>`: the case ncu profiles, in the syntax of `case` (never timed). */
+/* `ncu_case <params>`: the case ncu profiles, in the syntax of `case` (never timed). Up to
+ * CML_MAX_NCU_CASES lines: the first is the one the trace follows, and every ncu check holds at
+ * each, read case by case from one ncu run. */
 int spec_ncu_case(spec_parser *p, char *args)
 {
     cml_case_spec c;
@@ -214,7 +242,15 @@ int spec_ncu_case(spec_parser *p, char *args)
         return -1;
     if (c.timed)
         return spec_fail(p, "'ncu_case': nothing is timed under ncu: drop 'time'");
-    snprintf(p->task->ncu_case, sizeof p->task->ncu_case, "%s", c.text);
+    cml_task_spec *t = p->task;
+    if (!t->ncu_case[0]) {
+        snprintf(t->ncu_case, sizeof t->ncu_case, "%s", c.text);
+        return 0;
+    }
+    if (t->nncu_also == CML_MAX_NCU_CASES - 1)
+        return spec_fail(p, "too many 'ncu_case' lines in task %s (at most %d)", t->id,
+                         CML_MAX_NCU_CASES);
+    snprintf(t->ncu_also[t->nncu_also++], sizeof t->ncu_also[0], "%s", c.text);
     return 0;
 }
 

@@ -155,6 +155,8 @@ int cml_evidence_collect(const cml_lab_spec *spec, const char *dir, int cc, char
         if (cml_evidence_launches(dir, f, ev_dir) < 0)
             return snprintf(why, wlen, "cannot write the launch evidence of %.200s", f), -1;
     }
+    if (cml_evidence_probes(spec, dir, cc, ev_dir, why, wlen) < 0)
+        return -1;
     if (cml_evidence_digest(ev_dir, digest) < 0)
         return snprintf(why, wlen, "cannot read back the evidence in %.300s", ev_dir), -1;
     return 0;

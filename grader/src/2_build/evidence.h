@@ -44,6 +44,12 @@ int cml_evidence_launches(const char *dir, const char *file, const char *ev);
 unsigned cml_sanitizers_needed(const cml_lab_spec *spec, const char *ev_dir,
                                const char *ev_digest);
 
+/* evidence_probe.c: for every `probe` check k of task ti of spec, ev/<file>.probe.<ti>.<k>:
+ * "passed", "failed" (the probe's static_assert fired) or "error" (the probe did not compile
+ * otherwise: not checked), and the compiler's line. 0, or -1 with why. */
+int cml_evidence_probes(const cml_lab_spec *spec, const char *dir, int cc, const char *ev,
+                        char *why, size_t wlen);
+
 /* The digest of every file name and file in ev_dir, in name order; 0, or -1 when unreadable. */
 int cml_evidence_digest(const char *ev_dir, char digest[CML_SHA256_HEX]);
 

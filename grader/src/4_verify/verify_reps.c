@@ -84,6 +84,8 @@ static void slice_evidence(rep_work *w, int item, float *buf)
             acc.hash += cml_evidence_term(first + j, bits);
         }
         for (size_t j = 0; w->weighted && j < cnt; j++) { /* toleranced tasks only */
+            if (!cml_evidence_weighed(buf[j]))
+                continue; /* in the hash alone, as the harness sums them (cml_rand.h) */
             const double wt = cml_evidence_weight(first + j);
             acc.wsum += wt * buf[j];
             acc.wabs += wt * fabs((double)buf[j]);

@@ -73,6 +73,9 @@ char *cml_tech_evidence(const cml_technique_env *env, const char *file, const ch
  * it calls. */
 cml_tech_check cml_tech_forbid;
 
+/* probe_check.c: probe check c, from the outcome the build recorded (evidence_probe.c). */
+cml_tech_check cml_tech_probe;
+
 /* source_check.c: the lines of `file` in the preprocessed text `ii` (nvcc's .cpp1.ii), every
  * other line left empty so that line k of the result is line k of ii, string and character
  * literals blanked. (*linenos)[k - 1] is the source line number of line k (0 for a marker).

@@ -11,6 +11,7 @@ static const cml_tech_kind_row KINDS[] = {
     [CML_TECH_FORBID] = { "forbid", CML_TECH_READS_BUILD, cml_tech_forbid },
     [CML_TECH_NCU] = { "ncu", CML_TECH_MEASURES_RUN, cml_tech_ncu },
     [CML_TECH_TRACE] = { "trace", CML_TECH_MEASURES_RUN, cml_tech_trace },
+    [CML_TECH_PROBE] = { "probe", CML_TECH_READS_BUILD, cml_tech_probe },
 };
 
 /* Contract in technique.h. */

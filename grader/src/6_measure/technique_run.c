@@ -8,7 +8,6 @@
 #include "tool_run.h"
 #include "util.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -65,6 +64,17 @@ void cml_tech_case_of(const cml_task_spec *t, char *buf, size_t len)
     cml_case_arg(t, text, 0, buf, len);
 }
 
+/* Contract in technique_run.h. */
+int cml_tech_cases_of(const cml_task_spec *t, char cases[][200], int max)
+{
+    int n = 0;
+    if (max > 0)
+        cml_tech_case_of(t, cases[n++], 200);
+    for (int k = 0; k < t->nncu_also && n < max; k++)
+        cml_case_arg(t, t->ncu_also[k], 0, cases[n++], 200);
+    return n;
+}
+
 /* ncu_exec's result for a lab that said hello on its result channel but stopped short of its
  * cases and done, or ran into the time limit: it was not profiled doing the task's work. */
 #define NCU_CUT_SHORT (-2)
@@ -80,20 +90,22 @@ static const char COUNTERS_BUSY[] = "a driver resource was unavailable";
  * its environment says it is profiled rather than graded (a lab that took its technique's path
  * only under ncu kept the points), and must then run every case to `done`. cml_tool_run's
  * result (0: ncu ran to an end, its log in r), or NCU_CUT_SHORT with why in detail. */
-static int ncu_exec(const char *ncu, const char *kernels, const char *metrics,
+static int ncu_exec(const char *ncu, const char *kernels, int mark, const char *metrics,
                     char cases[][200], int n, const cml_technique_env *env, cml_proc_result *r,
                     char *detail, size_t dlen)
 {
     char kernel[1200];
-    snprintf(kernel, sizeof kernel, "regex:%s", kernels);
+    /* mark: the harness's case marker is profiled too, so that rows split into cases (a task
+     * with several ncu cases); its rows never count (ncu_csv.c) */
+    snprintf(kernel, sizeof kernel, "regex:%s%s", kernels, mark ? "|" CML_NCU_CASE_MARK : "");
     /* --profile-from-start off: only what runs inside the harness's window (cudaProfilerStart
      * and Stop around a case's checked launch, common/cml_run_case.cpp) is profiled, so the
      * harness's own kernels (inputs, guards) never count; students may not call cudaProfiler* */
-    char *argv[22 + 2 * CML_MAX_TASKS] = {(char *)ncu, "--clock-control", "none",
+    char *argv[22 + 2 * CML_MAX_RUN_CASES] = {(char *)ncu, "--clock-control", "none",
         "--target-processes", "all", "--profile-from-start", "off", "--kernel-name", kernel,
         "--metrics", (char *)metrics, "--csv", "--print-units", "base", "./lab", "--no-output"};
     int a = 16; /* the seed: a pipe */
-    for (int i = 0; i < n && i < CML_MAX_TASKS; i++) {
+    for (int i = 0; i < n && i < CML_MAX_RUN_CASES; i++) {
         argv[a++] = "--case";
         argv[a++] = cases[i];
     }
@@ -123,25 +135,27 @@ static int ncu_exec(const char *ncu, const char *kernels, const char *metrics,
     return rc;
 }
 
-/* ncu for t's case `one` on kernels matching c->pattern, collecting every metric t asks of
- * them; reuses the last run when it was the same. 0 when ncu ran to an end (its output in
+/* ncu for t's cases (n of them) on kernels matching c->pattern, collecting every metric t asks
+ * of them; reuses the last run when it was the same. 0 when ncu ran to an end (its output in
  * runs->task.r), else -1 with out filled by cml_tool_run. */
 static int run_ncu(const char *ncu, const cml_tech_spec *c, const cml_task_spec *t,
-                   const cml_technique_env *env, char one[200], cml_ncu_runs *runs,
+                   const cml_technique_env *env, char cases[][200], int n, cml_ncu_runs *runs,
                    cml_tech_result *out)
 {
     char metrics[1024] = "", key[sizeof runs->task.key];
     task_metrics(t, c->pattern, metrics, sizeof metrics);
-    snprintf(key, sizeof key, "%s|%llu|%s|%s|%s", env->bin, (unsigned long long)env->seed,
-             c->pattern, metrics, one);
+    int used = snprintf(key, sizeof key, "%s|%llu|%s|%s", env->bin,
+                        (unsigned long long)env->seed, c->pattern, metrics);
+    for (int k = 0; k < n && used > 0 && (size_t)used < sizeof key; k++)
+        used += snprintf(key + used, sizeof key - (size_t)used, "|%s", cases[k]);
     if (runs->task.key[0] && strcmp(key, runs->task.key) == 0) {
         if (runs->task.rc != 0)
             *out = runs->task.failed;
         return runs->task.rc;
     }
     cml_ncu_task_forget(runs);
-    runs->task.rc = ncu_exec(ncu, c->pattern, metrics, (char (*)[200])one, 1, env,
-                             &runs->task.r, out->detail, sizeof out->detail);
+    runs->task.rc = ncu_exec(ncu, c->pattern, n > 1, metrics, cases, n, env, &runs->task.r,
+                             out->detail, sizeof out->detail);
     if (runs->task.rc != 0) /* cut short: the lab's doing; else the machine's, not checked */
         out->state = runs->task.rc == NCU_CUT_SHORT ? CML_TECH_FAILED : CML_TECH_NOT_CHECKED;
     runs->task.failed = *out;
@@ -152,8 +166,9 @@ static int run_ncu(const char *ncu, const cml_tech_spec *c, const cml_task_spec 
 /* Contract in technique_run.h. */
 int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_technique_env *env)
 {
-    char ncu[CML_PATH], cases[CML_MAX_TASKS][200], kernels[1024] = "", metrics[1024] = "",
+    char ncu[CML_PATH], cases[CML_MAX_RUN_CASES][200], kernels[1024] = "", metrics[1024] = "",
          detail[512];
+    int mark = 0;
     cml_ncu_runs *runs = env->ncu;
     if (!runs)
         return 0; /* nowhere to keep it: each task profiles alone */
@@ -161,6 +176,8 @@ int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_tech
     for (int i = 0; env->bin && i < spec->ntasks; i++) {
         const cml_task_spec *t = &spec->tasks[i];
         int has_ncu = 0;
+        if (runs->lab.ncases + 1 + t->nncu_also > CML_MAX_RUN_CASES)
+            continue; /* no room: its checks profile alone */
         for (int k = 0; k < t->ntech && k < CML_MAX_TECH && solved[i]; k++)
             if (t->tech[k].kind == CML_TECH_NCU) {
                 size_t used = strlen(kernels);
@@ -172,16 +189,21 @@ int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_tech
         if (!has_ncu)
             continue;
         task_metrics(t, NULL, metrics, sizeof metrics);
-        cml_tech_case_of(t, cases[runs->lab.ntasks], sizeof cases[0]);
-        runs->lab.tasks[runs->lab.ntasks++] = t;
+        const int k = runs->lab.ntasks++;
+        runs->lab.tasks[k] = t;
+        runs->lab.first[k] = runs->lab.ncases;
+        runs->lab.count[k] = cml_tech_cases_of(t, cases + runs->lab.ncases,
+                                               CML_MAX_RUN_CASES - runs->lab.ncases);
+        runs->lab.ncases += runs->lab.count[k];
+        mark |= runs->lab.count[k] > 1;
     }
     /* one task: its own run is the same run; none: nothing to profile */
     if (runs->lab.ntasks < 2 || cml_find_tool("CML_NCU", "ncu", ncu, sizeof ncu) != 0) {
-        runs->lab.ntasks = 0;
+        runs->lab.ntasks = runs->lab.ncases = 0;
         return 0;
     }
-    runs->lab.rc = ncu_exec(ncu, kernels, metrics, cases, runs->lab.ntasks, env, &runs->lab.r,
-                            detail, sizeof detail);
+    runs->lab.rc = ncu_exec(ncu, kernels, mark, metrics, cases, runs->lab.ncases, env,
+                            &runs->lab.r, detail, sizeof detail);
     const char *err = runs->lab.r.output ? strstr(runs->lab.r.output, "==ERROR==") : NULL;
     if (runs->lab.rc != 0) /* for the progress line: its checks then profile alone */
         snprintf(runs->lab.why, sizeof runs->lab.why, "%.200s%s%.*s", detail, err ? ": " : "",
@@ -190,116 +212,21 @@ int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_tech
 }
 
 /* Contract in technique_run.h. */
-int cml_tech_range_words(const cml_tech_spec *c, double v, char *buf, size_t len)
-{
-    int low = v < c->min, high = v > c->max;
-    if (low)
-        snprintf(buf, len, "< minimum %.17g", c->min);
-    else if (high)
-        snprintf(buf, len, "> limit %.17g", c->max);
-    else if (c->max == HUGE_VAL)
-        snprintf(buf, len, ">= %.17g", c->min);
-    else if (c->min > -HUGE_VAL)
-        snprintf(buf, len, "within %.17g..%.17g", c->min, c->max);
-    else
-        snprintf(buf, len, "<= %.17g", c->max);
-    return low || high;
-}
-
-/* c's verdict on the value v read from n rows (launches, when c is per launch) of case `one`:
- * out's state and detail ("<metric> = v <= max over n launches of kernels matching p (case
- * ...<where>)"). */
-static void range_verdict(const cml_tech_spec *c, double v, int n, const char *one,
-                        const char *where, cml_tech_result *out)
-{
-    char range[96];
-    out->state = cml_tech_range_words(c, v, range, sizeof range) ? CML_TECH_FAILED
-                                                                 : CML_TECH_PASSED;
-    char whose[64] = "the task's kernels";
-    if (!c->task_kernels)
-        snprintf(whose, sizeof whose, "kernels matching %.40s", c->pattern);
-    snprintf(out->detail, sizeof out->detail, "%.80s = %.17g %s %s %d launch%s of %s (case "
-             "%.60s%.40s)", c->metric, v, range, c->per_launch ? "in the largest of" : "over", n,
-             n == 1 ? "" : "es", whose, one, where);
-}
-
-/* Check c of task t from the lab's run (cml_tech_ncu_lab), when it holds rows of c's kernel
- * and metric: 1 with out filled, else 0 (the task's own run decides). A `*` check reads its
- * case's window, the rows between the case markers, when there is one marker per case. */
-static int from_lab_run(const cml_tech_spec *c, const cml_task_spec *t, const char *one,
-                        const cml_ncu_runs *runs, cml_tech_result *out)
-{
-    int in = -1, marks = 0;
-    for (int i = 0; i < runs->lab.ntasks; i++)
-        in = runs->lab.tasks[i] == t ? i : in;
-    double v = 0;
-    int rows = in >= 0 && runs->lab.rc == 0 && runs->lab.r.output
-               ? cml_ncu_value(runs->lab.r.output, c->metric, c->task_kernels ? NULL : c->pattern,
-                               c->per_launch, c->task_kernels ? in : -1, &v, &marks)
-               : 0;
-    if (rows == 0 || (c->task_kernels && marks != runs->lab.ntasks))
-        return 0;
-    char where[96];
-    snprintf(where, sizeof where, ", in one ncu run for %d tasks", runs->lab.ntasks);
-    range_verdict(c, v, rows, one, where, out);
-    return 1;
-}
-
-/* Check c's verdict from the rows of ncu's run r (of case `one`). */
-static void judge_rows(const cml_tech_spec *c, const cml_proc_result *r, const char *one,
-                       cml_tech_result *out)
-{
-    char tail[200];
-    double v = 0, any = 0;
-    int marks = 0, rows = r->output ? cml_ncu_value(r->output, c->metric, NULL, c->per_launch,
-                                                    c->task_kernels ? 0 : -1, &v, &marks) : 0;
-    cml_proc_tail(r, 150, tail, sizeof tail);
-    if (r->output && strstr(r->output, "ERR_NVGPUCTRPERM"))
-        snprintf(out->detail, sizeof out->detail, "not checked (no permission to read the "
-                 "GPU's performance counters: ERR_NVGPUCTRPERM)");
-    else if (c->task_kernels && marks != 1 &&
-             cml_ncu_value(r->output, c->metric, NULL, c->per_launch, -1, &any, NULL) > 0) {
-        /* kernels were profiled, but not in one window that the harness's marker opened */
-        out->state = CML_TECH_FAILED;
-        snprintf(out->detail, sizeof out->detail, "%d launches of a kernel named cml_case_mark "
-                 "in the task's case (%.80s), where the harness launches one to tell cases "
-                 "apart: name your kernels differently, and leave the harness's stream alone",
-                 marks, one);
-    } else if (rows == 0 && r->output &&
-               ((c->task_kernels && marks == 1) || strstr(r->output, "No kernels were profiled") ||
-                strstr(r->output, "application returned an error"))) {
-        /* the lab ran under ncu (cml-confine started it) and launched no kernel that matches
-         * (for `*`: none after the harness's marker): a renamed or unlaunched kernel, work done
-         * on the host, or a lab that behaves differently when profiled */
-        char which[80] = "of the task";
-        if (!c->task_kernels)
-            snprintf(which, sizeof which, "matching '%.60s'", c->pattern);
-        out->state = CML_TECH_FAILED;
-        snprintf(out->detail, sizeof out->detail, "no kernel %s ran under ncu (case %.80s): "
-                 "%.80s", which, one, tail);
-    } else if (rows == 0)
-        snprintf(out->detail, sizeof out->detail, "not checked (ncu reported no %.80s for "
-                 "a kernel matching %.60s: %.80s)", c->metric, c->pattern, tail);
-    else
-        range_verdict(c, v, rows, one, "", out);
-}
-
-/* Contract in technique_run.h. */
 void cml_tech_ncu(const cml_lab_spec *spec, const cml_task_spec *t, const cml_tech_spec *c,
                   const cml_technique_env *env, cml_tech_result *out)
 {
     (void)spec; /* the task's own cases */
-    char ncu[CML_PATH], one[200];
+    char ncu[CML_PATH], cases[CML_MAX_NCU_CASES][200];
     cml_ncu_runs alone = {0}, *runs = env->ncu ? env->ncu : &alone;
     out->state = CML_TECH_NOT_CHECKED;
-    cml_tech_case_of(t, one, sizeof one);
-    if (from_lab_run(c, t, one, runs, out))
+    const int n = cml_tech_cases_of(t, cases, CML_MAX_NCU_CASES);
+    if (cml_ncu_from_lab_run(c, t, cases, runs, out))
         return;
     if (cml_find_tool("CML_NCU", "ncu", ncu, sizeof ncu) != 0) {
         snprintf(out->detail, sizeof out->detail, "not checked (ncu not found)");
         return;
     }
-    if (run_ncu(ncu, c, t, env, one, runs, out) == 0)
-        judge_rows(c, &runs->task.r, one, out);
+    if (run_ncu(ncu, c, t, env, cases, n, runs, out) == 0)
+        cml_ncu_judge_rows(c, &runs->task.r, cases, n, out);
     cml_ncu_runs_free(&alone);
 }

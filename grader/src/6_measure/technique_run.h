@@ -73,6 +73,13 @@ cml_tech_check cml_tech_trace;
 /* technique_run.c: "1.1,n=4097" (never "time"), the case an ncu or trace check of t runs: its
  * ncu_case, else its first. */
 void cml_tech_case_of(const cml_task_spec *t, char *buf, size_t len);
+/* Every case t's ncu checks hold at (its first, then its further ncu_case lines), as --case
+ * arguments, into cases (at most max); how many. */
+int cml_tech_cases_of(const cml_task_spec *t, char cases[][200], int max);
+
+/* The harness's case marker (common/cml_gpu.cu): an empty kernel first in each case's
+ * profiling window; ncu profiles it when a run's rows must split into cases. */
+#define CML_NCU_CASE_MARK "cml_case_mark"
 /* The words for value v against check c's range ("<= 4096", "> limit 0", ...) into buf; 1
  * when v lies outside the range (the check fails), else 0. */
 int cml_tech_range_words(const cml_tech_spec *c, double v, char *buf, size_t len);
@@ -95,6 +102,9 @@ typedef struct cml_ncu_runs {
     } task;
     struct {
         const cml_task_spec *tasks[CML_MAX_TASKS]; /* whose cases the run took */
+        int first[CML_MAX_TASKS], count[CML_MAX_TASKS]; /* task k's cases: --case first[k]
+                                                           .. first[k] + count[k] - 1 */
+        int ncases;
         int ntasks, rc;
         char why[400];             /* rc != 0: why, with ncu's first error line */
         cml_proc_result r;
@@ -105,5 +115,17 @@ void cml_ncu_task_forget(cml_ncu_runs *runs);
 void cml_ncu_runs_free(cml_ncu_runs *runs);
 int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_technique_env *env);
 cml_tech_check cml_tech_ncu;
+
+/* ncu_verdict.c: an ncu check's verdict from the rows of a run. A check holds at every one of
+ * its task's cases (cases[0..n-1], cml_tech_cases_of), each read from its own window of the
+ * run (the rows after its case marker) when there are several or the check is `*`; a single
+ * case of a named kernel reads every row of that kernel, as before markers were profiled.
+ * cml_ncu_from_lab_run: from the lab's shared run when it holds a row of c for each of t's
+ * cases: 1 with out filled, else 0 (the task's own run decides). cml_ncu_judge_rows: from the
+ * task's own run r, every outcome into out (not checked when the rows cannot say). */
+int cml_ncu_from_lab_run(const cml_tech_spec *c, const cml_task_spec *t, char cases[][200],
+                         const cml_ncu_runs *runs, cml_tech_result *out);
+void cml_ncu_judge_rows(const cml_tech_spec *c, const cml_proc_result *r, char cases[][200],
+                        int n, cml_tech_result *out);
 
 #endif /* CML_TECHNIQUE_RUN_H */

@@ -14,10 +14,12 @@
 #include "status.h"
 
 #define CML_MAX_TASKS 16
-#define CML_MAX_CASES 16     /* cases of one task */
+#define CML_MAX_CASES 32     /* cases of one task (4.1: every alignment pair, 26 with its draws) */
 /* --case arguments of one lab run: two tasks' cases or more, so that a lab of 25 cases runs
  * once (a run's start costs the GPU 0.2-0.4 s, grade_shared.c); the harness takes 64 */
 #define CML_MAX_RUN_CASES 32
+/* a task alone in a run (a crash in a shared one sends each task alone) takes all its cases */
+_Static_assert(CML_MAX_CASES <= CML_MAX_RUN_CASES, "a task's cases must fit one lab run");
 #define CML_MAX_DRAWS 6
 #define CML_MAX_FILES 8
 #define CML_MAX_MISMATCH 5 /* first mismatches kept for the report */
@@ -29,6 +31,7 @@
 #define CML_RACECHECK 1
 #define CML_SYNCCHECK 2
 #define CML_MAX_SANITIZE_CASES 4 /* `sanitize_case` lines per task */
+#define CML_MAX_NCU_CASES 4      /* `ncu_case` lines per task */
 
 /* ---- the spec (grader/specs/NN_name.spec), see docs/SPEC.md ---- */
 typedef struct {
@@ -39,14 +42,16 @@ typedef struct {
 } cml_case_spec;
 
 /* A technique check (technique.c): proves how the task was solved, not only that it is right. */
-enum cml_tech_kind { CML_TECH_PTX, CML_TECH_SASS, CML_TECH_FORBID, CML_TECH_NCU, CML_TECH_TRACE };
+enum cml_tech_kind { CML_TECH_PTX, CML_TECH_SASS, CML_TECH_FORBID, CML_TECH_NCU, CML_TECH_TRACE,
+                     CML_TECH_PROBE };
 
 typedef struct {
     enum cml_tech_kind kind;
     char scope[64];      /* ptx, sass: only inside kernels whose (mangled) name contains this;
                             calls: the host function whose references are checked */
-    char file[64];       /* forbid: the student file */
-    char pattern[160];   /* ptx, sass, forbid: POSIX ERE; ncu: kernel-name regex */
+    char file[64];       /* forbid, probe: the student file */
+    char pattern[160];   /* ptx, sass, forbid: POSIX ERE; ncu: kernel-name regex; probe: the
+                            C++ constant expression that must hold after the file */
     int task_kernels;    /* ncu `*`: every kernel the task's case launched, nothing else (the
                             harness's profiling window around the task's call; pattern ".*") */
     char metric[128];    /* ncu: the metric (or a sum, "a+b") read from the profiled kernels;
@@ -78,6 +83,11 @@ typedef struct {
     double technique_points; /* awarded when every check passes or could not be checked */
     char ncu_case[128];  /* the case ncu profiles and the trace follows ("" = the first
                             case), without "time" */
+    /* further `ncu_case` lines: every ncu check of the task must hold at each of these too, in
+     * the same ncu run (4.1's misaligned bases, issue 44: a copy that took float4 only at offset
+     * 0 kept its points while only offset 0 was profiled) */
+    int nncu_also;
+    char ncu_also[CML_MAX_NCU_CASES - 1][128];
     int ndraws;          /* `draw` lines: one more untimed case each, drawn from the seed */
     char draws[CML_MAX_DRAWS][128]; /* "rows=1..3000,cols=1..3000", "n=1024..1048576/1024" */
     int drawn;           /* cases[ncases - drawn ..] were drawn (cml_spec_draw) */
