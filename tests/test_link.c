@@ -304,6 +304,13 @@ START_TEST(getenv_is_pointed_at_the_harness_answer)
 }
 END_TEST
 
+START_TEST(rejects_the_harness_library_past_its_student_api)
+{
+    assert_rejects("calls 'cml_now_ms()' (_Z10cml_now_msv)", "(rule: calls (harness))");
+    assert_rejects("calls 'cml_case_fail(char const*, ...)'", "(rule: calls (harness))");
+}
+END_TEST
+
 START_TEST(rejects_the_driver_api)
 {
     assert_rejects("calls 'cuModuleLoad'", "(rule: calls (driver-api))");
@@ -569,6 +576,7 @@ Suite *link_suite(void)
     tcase_add_test(tc, rejects_execve_through_a_function_pointer_table);
     tcase_add_test(tc, rejects_dlopen);
     tcase_add_test(tc, rejects_the_grading_seed);
+    tcase_add_test(tc, rejects_the_harness_library_past_its_student_api);
     tcase_add_test(tc, rejects_the_driver_api);
     tcase_add_test(tc, rejects_cuda_get_driver_entry_point);
     tcase_add_test(tc, rejects_a_syscall_instruction_in_host_code);

@@ -9,6 +9,9 @@
 #   scripts/exp/issue44-verify.sh redteam        the red team's submissions (redteam/, not yet
 #                                               in the corpora): adversarial by grade-corpus.sh,
 #                                               honest by grade-honest.sh
+#   scripts/exp/issue44-verify.sh adv DIR...     grade-corpus.sh on the folders named
+#   scripts/exp/issue44-verify.sh hon DIR...     grade-honest.sh on the folders named
+#   scripts/exp/issue44-verify.sh lab NN...      the solutions of the labs named
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-build/issue44}
@@ -60,6 +63,26 @@ redteam)
     grep -v ': ok' "$out/rt-adv.txt" | head -30
     echo "red team honest: ok $(grep -c ' ok$' "$out/rt-hon.txt") of ${#hon[@]}"
     grep -v ' ok$' "$out/rt-hon.txt" | head -30
+    ;;
+adv) # adversarial or planted folders named on the command line (bug.patch and EXPECT each)
+    shift
+    OUT="$out/adv" JOBS=${JOBS:-4} scripts/grade-corpus.sh "$@" > "$out/adv.txt" 2>&1
+    echo "adversarial: ok $(grep -c ': ok' "$out/adv.txt") of $#"
+    grep -v ': ok' "$out/adv.txt" | head -40
+    ;;
+hon) # honest folders named on the command line
+    shift
+    OUT="$out/hon" JOBS=${JOBS:-4} scripts/grade-honest.sh "$@" > "$out/hon.txt" 2>&1
+    echo "honest: ok $(grep -c ' ok$' "$out/hon.txt") of $#"
+    grep -v ' ok$' "$out/hon.txt" | head -40
+    ;;
+lab) # the solutions of the labs named, e.g. `lab 04 05`
+    shift
+    for l in "$@"; do
+        build/cml-grade grade --lab "$l" --submission solutions --out "$out/sol-$l" \
+            --no-color > "$out/sol-$l.log" 2>&1
+        echo "solutions lab $l: rc $? $(grep -o 'Score: [0-9.]*/[0-9.]*' "$out/sol-$l.log" | tail -1)"
+    done
     ;;
 esac
 echo "total: $(( $(date +%s) - t0 )) s"
