@@ -310,6 +310,14 @@ START_TEST(rejects_nvtx_which_could_widen_the_sanitizer_regions)
 }
 END_TEST
 
+START_TEST(rejects_the_harness_library_past_its_student_api)
+{
+    assert_rejects("calls 'cml_now_ms()' (_Z10cml_now_msv)", "(rule: calls (harness))");
+    assert_rejects("calls 'cml_case_fail(char const*, ...)'", "(rule: calls (harness))");
+    assert_rejects("calls 'cml_exact(float const*, unsigned long)'", "(rule: calls (harness))");
+}
+END_TEST
+
 START_TEST(rejects_the_driver_api)
 {
     assert_rejects("calls 'cuModuleLoad'", "(rule: calls (driver-api))");
@@ -576,6 +584,7 @@ Suite *link_suite(void)
     tcase_add_test(tc, rejects_dlopen);
     tcase_add_test(tc, rejects_the_grading_seed);
     tcase_add_test(tc, rejects_nvtx_which_could_widen_the_sanitizer_regions);
+    tcase_add_test(tc, rejects_the_harness_library_past_its_student_api);
     tcase_add_test(tc, rejects_the_driver_api);
     tcase_add_test(tc, rejects_cuda_get_driver_entry_point);
     tcase_add_test(tc, rejects_a_syscall_instruction_in_host_code);
