@@ -3,6 +3,7 @@
 # 10-minute device call. Logs under ${OUT:-build/issue44}; a short table last.
 #   scripts/exp/issue44-verify.sh grading        build; the solutions cold (timed), the skeletons;
 #                                               the gpu-grading tests (solutions under 5 seeds)
+#   scripts/exp/issue44-verify.sh solutions      build; the solutions cold (timed) alone
 #   scripts/exp/issue44-verify.sh corpus A..B    grade-corpus.sh on the corpus entries A..B (1-based,
 #                                               planted then attacks, sorted), JOBS=${JOBS:-4}
 #   scripts/exp/issue44-verify.sh honest         grade-honest.sh, JOBS=${JOBS:-3}
@@ -22,7 +23,7 @@ make -j"$(nproc)" all build/check_tests build/fake_lab > "$out/build.log" 2>&1 |
     { tail -30 "$out/build.log"; exit 1; }
 echo "build: $(( $(date +%s) - t0 )) s ($(cat "$out/gpu.txt"))"
 case ${1:-grading} in
-grading)
+grading|solutions)
     rm -rf build/cache # cold: the wall time includes every build
     s=$(date +%s.%N)
     build/cml-grade grade --submission solutions --out "$out/solutions" --no-color \
@@ -31,6 +32,8 @@ grading)
     e=$(date +%s.%N)
     printf 'solutions cold: rc %d, %.1f s, %s\n' "$rc" "$(awk -v a="$s" -v b="$e" 'BEGIN {print b - a}')" \
         "$(grep -o 'Score: [0-9.]*/[0-9.]*' "$out/grade-solutions.log" | tail -1)"
+    grep -E 'sanitizers: longest|graded [0-9]+ labs' "$out/grade-solutions.log"
+    [ "$1" = solutions ] && { echo "total: $(( $(date +%s) - t0 )) s"; exit; }
     build/cml-grade grade --submission labs --out "$out/skeletons" --no-color \
         > "$out/grade-skeletons.log" 2>&1
     printf 'skeletons: rc %d, %s\n' $? \
