@@ -16,18 +16,11 @@ static struct {
     double pinned_h2d, pinned_d2h; /* GB/s, 0 until first asked for */
 } g_gpu;
 
-/* The device memory of the case in progress, freed when the case ends, and its inputs: how
- * each was filled, so that a timed repetition can fill it again from its own seed. */
+/* The device memory of the case in progress, freed when the case ends (its inputs: how each
+ * was filled and what it held, cml_inputs.cu). */
 static struct {
     cml_guarded buf[16]; /* cml_guard.cpp: each in an address range of its own */
     int n;
-    struct {
-        float *p;
-        size_t elems;
-        cml_fill_fn fill;
-        uint64_t arg;
-    } in[16];
-    int nin;
 } g_case_mem;
 
 cudaStream_t cml_stream(void) { return g_gpu.stream; }
@@ -55,13 +48,6 @@ void cml_mark_case(void)
 }
 
 /* ---- the case's device memory ---- */
-
-__global__ void fillRandom(float *p, size_t n, uint64_t seed, uint32_t stream)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x)
-        p[i] = cml_rand_f32(seed, stream, i);
-}
 
 /* cml_alloc's and cml_alloc_host's one way: a guarded buffer of the case (host: pinned host
  * memory registered with `flags`). */
@@ -115,46 +101,13 @@ float *cml_alloc(size_t elems) { return case_alloc(elems, 0, 0); }
 
 float *cml_alloc_host(size_t elems, unsigned flags) { return case_alloc(elems, 1, flags); }
 
-static void fill_random(float *p, size_t elems, uint64_t seed, uint64_t stream, cudaStream_t s)
-{
-    size_t blocks = std::min((elems + 255) / 256, (size_t)cml_sm_count() * 16);
-    fillRandom<<<(unsigned)blocks, 256, 0, s>>>(p, elems, seed, (uint32_t)stream);
-    CML_CHECK_LAUNCH();
-}
-
-float *cml_input_with(size_t elems, cml_fill_fn fill, uint64_t arg)
-{
-    float *p = cml_alloc(elems);
-    if (p) {
-        fill(p, elems, cml_seed(), arg, g_gpu.stream);
-        g_case_mem.in[g_case_mem.nin++] = {p, elems, fill, arg}; /* nin <= n <= 16 */
-    }
-    return p;
-}
-
-float *cml_input(size_t elems, uint32_t stream) { return cml_input_with(elems, fill_random, stream); }
-
-/* The guarded buffer that holds p (an input's start). */
-static cml_guarded *buffer_of(const float *p)
+/* Contract in cml_lab_int.h. */
+cml_guarded *cml_case_buffer(const void *p)
 {
     for (int i = 0; i < g_case_mem.n; i++)
         if (g_case_mem.buf[i].p == p)
             return &g_case_mem.buf[i];
     return NULL;
-}
-
-void cml_refill_inputs(void)
-{
-    for (int i = 0; i < g_case_mem.nin; i++) {
-        /* the fill writes the whole buffer: under a sanitizer its region is widened for it */
-        cml_guarded *g = buffer_of(g_case_mem.in[i].p);
-        if (g && g->task_p)
-            cml_exact_set(g, g->p, g->bytes);
-        g_case_mem.in[i].fill(g_case_mem.in[i].p, g_case_mem.in[i].elems, cml_seed(),
-                              g_case_mem.in[i].arg, g_gpu.stream);
-        if (g && g->task_p)
-            cml_exact_set(g, g->task_p, g->task_bytes);
-    }
 }
 
 int cml_case_canaries(char *why, size_t len)
@@ -189,7 +142,7 @@ int cml_case_host_pages(const void *p, void **start, size_t *bytes)
 void cml_free_case_allocs(void)
 {
     CML_CHECK(cudaDeviceSynchronize());
-    g_case_mem.nin = 0;
+    cml_inputs_forget();
     while (g_case_mem.n > 0)
         cml_guard_free(&g_case_mem.buf[--g_case_mem.n]);
 }
@@ -257,7 +210,6 @@ __global__ void outputEvidence(const float *out, size_t n, evidence_sums *sums)
 
 /* ---- host threads: large host buffers are written and summed by several cores ---- */
 
-enum { MAX_HOST_THREADS = 16 };
 
 /* part(t, b, e) for t in [0, nt): items [b, e) of n, on nt threads (one per `per` items, at most
  * the cores and 16; the caller is thread 0). nt is returned. */
@@ -265,14 +217,21 @@ template <class F> static size_t host_split(size_t n, size_t per, F part)
 {
     const unsigned hw = std::thread::hardware_concurrency();
     const size_t nt = std::max<size_t>(
-        1, std::min<size_t>(std::min(hw ? hw : 1u, (unsigned)MAX_HOST_THREADS), n / per + 1));
-    std::thread th[MAX_HOST_THREADS];
+        1, std::min<size_t>(std::min(hw ? hw : 1u, (unsigned)CML_MAX_HOST_THREADS), n / per + 1));
+    std::thread th[CML_MAX_HOST_THREADS];
     for (size_t t = 1; t < nt; t++)
         th[t] = std::thread(part, t, n * t / nt, n * (t + 1) / nt);
     part((size_t)0, (size_t)0, n / nt);
     for (size_t t = 1; t < nt; t++)
         th[t].join();
     return nt;
+}
+
+/* Contract in cml_lab_int.h. */
+size_t cml_host_parts(size_t n, size_t per, void (*part)(void *ctx, size_t t, size_t b, size_t e),
+                      void *ctx)
+{
+    return host_split(n, per, [&](size_t t, size_t b, size_t e) { part(ctx, t, b, e); });
 }
 
 /* Contract in cml_lab.h. One core writes about 10 GB/s; lab 07 rewrites 512 MiB of managed
@@ -294,7 +253,7 @@ void cml_host_set(void *dst, int byte, size_t bytes)
  * its pages to the GPU, and the next repetition must find them where the last one left them. */
 static cml_evidence host_evidence(const float *out, size_t n)
 {
-    cml_evidence part[MAX_HOST_THREADS] = {};
+    cml_evidence part[CML_MAX_HOST_THREADS] = {};
     const size_t nt = host_split(n, 65536, [&](size_t t, size_t b, size_t e) {
         cml_evidence p = {0, 0, 0};
         for (size_t i = b; i < e; i++) {

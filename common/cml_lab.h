@@ -81,6 +81,15 @@ float *cml_input(size_t elems, uint32_t stream);
 typedef void (*cml_fill_fn)(float *p, size_t elems, uint64_t seed, uint64_t arg,
                             cudaStream_t stream);
 float *cml_input_with(size_t elems, cml_fill_fn fill, uint64_t arg);
+/* Every input a task only reads must hold, after the checked launch, exactly what its fill
+ * wrote (issue 44; common/cml_inputs.cu), or the case fails naming it. Whole buffers: an
+ * input is never an output or updated in place. cml_input_name: the name a failure gives
+ * `input` (the task's argument, "p.vx"); unnamed, "the input" or "input 2 of 8".
+ * cml_input_copy: `copy`, host memory (pinned, mapped, managed) the task is handed as `name`,
+ * holds input's floats (the harness copies them there before every launch): it is held to the
+ * same rule. */
+void cml_input_name(const float *input, const char *name);
+void cml_input_copy(const float *copy, const float *input, const char *name);
 
 /* Something to launch on a stream: a student's wrapper or a harness kernel. */
 typedef struct {

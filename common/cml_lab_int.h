@@ -55,6 +55,11 @@ unsigned long long cml_count_not(const void *p, size_t n, unsigned char v);
  * what changed in why. */
 int cml_case_canaries(char *why, size_t len);
 void cml_free_case_allocs(void);      /* synchronizes, then frees what cml_alloc gave the case */
+/* part(ctx, t, b, e) for t in [0, nt): items [b, e) of n, on nt host threads (one per `per`
+ * items, at most the cores and CML_MAX_HOST_THREADS; the caller is thread 0). nt is returned. */
+#define CML_MAX_HOST_THREADS 16
+size_t cml_host_parts(size_t n, size_t per, void (*part)(void *ctx, size_t t, size_t b, size_t e),
+                      void *ctx);
 /* When p lies in a pinned host buffer of the case's own (cml_alloc_host, guarded layout): the
  * pages of its mapping, which hold nothing else, into *start and *bytes, and 0; else -1. */
 int cml_case_host_pages(const void *p, void **start, size_t *bytes);
@@ -92,9 +97,22 @@ void cml_exact_open(cml_guarded *g);
 /* The pool's region becomes [p, p + bytes) (after the device is idle); no-op without a pool. */
 void cml_exact_set(cml_guarded *g, const void *p, size_t bytes);
 void cml_exact_close(cml_guarded *g); /* before the buffer is freed */
+
+/* ---- cml_inputs.cu: the case's inputs, their fills and their digests (the file says why);
+ * owns the input table and the digest key ---- */
 /* Fills every input of the case again (cml_input, cml_input_with) from cml_seed(), on the
  * stream: a timed repetition's fresh inputs. */
 void cml_refill_inputs(void);
+/* After the checked launch, its kernels finished: 0 when every input of the case, and every
+ * host copy of one (cml_input_copy), holds what its fill wrote, bit for bit (digests, taken
+ * on the GPU, or by the host's threads for managed memory); else -1, the first changed input
+ * named in why. Under compute-sanitizer its reads are allowed (regions widened, cml_exact). */
+int cml_case_inputs_intact(char *why, size_t len);
+void cml_inputs_forget(void);         /* the case ended: its inputs are gone (cml_gpu.cu) */
+
+/* ---- cml_gpu.cu, continued: the case's buffers; what the harness reads of its outputs ---- */
+/* The case's buffer that starts at p (cml_alloc's or cml_input's), or NULL. */
+cml_guarded *cml_case_buffer(const void *p);
 /* The evidence of n floats of output (device memory, or host-visible when on_host): the sum
  * (mod 2^64) of cml_evidence_term over the elements, and the weighted sums of out and |out|. */
 typedef struct {

@@ -1,8 +1,8 @@
 /* Each task's cases cover the domain its sheet promises (issue 44, "What was seen" 1): indexes
  * past 2^31 and 2^32 floats in 1.3, every n % 4 above 2^20 in labs 04 and 05 with memcheck on
- * lab 04's, lab 05's fields over zero, negative, large and small values. Read from the shipped
- * specs and the grader's own checks, with several seeds: what every grading gets. Part of the
- * spec suite. */
+ * lab 04's, n = 2^24 + 1 in 4.2 and lab 05, lab 05's fields over zero, negative, large and
+ * small values. Read from the shipped specs and the grader's own checks, with several seeds:
+ * what every grading gets. Part of the spec suite. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -127,6 +127,26 @@ START_TEST(vector_tasks_draw_every_residue_above_2_20)
             ck_assert_msg(tail, "%s: no case with a tail beside the timed n = %llu", IDS[k],
                           (unsigned long long)t->cases[i].n);
         }
+    }
+}
+END_TEST
+
+/* "Any n from 1" past the integers a float holds: 2^24 + 1 rounds down to 2^24 in float, a
+ * multiple of every power-of-two block, so a grid sized by (unsigned)ceilf((float)n / 256)
+ * drops the last element there; the tails beside the timed sizes round up or are exact for
+ * some of these tasks. An untimed fixed case at 2^24 + 1 in each. */
+START_TEST(vector_tasks_hold_the_first_n_a_float_cannot)
+{
+    static const char *const IDS[] = {"4.2a", "4.2b", "5.1", "5.2", "5.3"};
+    const uint64_t first = ((uint64_t)1 << 24) + 1;
+    ck_assert_msg((uint64_t)(float)first == first - 1, "2^24 + 1 no longer rounds down");
+    for (size_t k = 0; k < sizeof IDS / sizeof IDS[0]; k++) {
+        cml_lab_spec s;
+        const cml_task_spec *t = task(IDS[k], 0, &s);
+        int found = 0;
+        for (int i = 0; i < t->ncases; i++)
+            found |= t->cases[i].n == first && !t->cases[i].timed;
+        ck_assert_msg(found, "%s: no untimed case at n = 2^24 + 1 = 16777217", IDS[k]);
     }
 }
 END_TEST
@@ -309,6 +329,7 @@ void spec_domains_add(Suite *s)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, gather_reads_past_2_31_and_2_32_floats);
     tcase_add_test(tc, vector_tasks_draw_every_residue_above_2_20);
+    tcase_add_test(tc, vector_tasks_hold_the_first_n_a_float_cannot);
     tcase_add_test(tc, matrix_tasks_draw_every_column_residue);
     tcase_add_test(tc, particle_fields_span_zero_negative_large_and_small);
     tcase_add_test(tc, particle_products_stay_exact);

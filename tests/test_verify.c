@@ -410,5 +410,6 @@ Suite *verify_suite(void)
     suite_add_tcase(s, wrong);
     suite_add_tcase(s, records);
     verify_passthrough_add(s);
+    verify_inputs_add(s);
     return s;
 }

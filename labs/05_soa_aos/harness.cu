@@ -54,9 +54,13 @@ static void fill_field(float *p, size_t n, uint64_t seed, uint64_t arg, cudaStre
 static int soa_input(size_t n, ParticlesSoA *p)
 {
     float **fields[FIELDS] = {&p->x, &p->y, &p->z, &p->vx, &p->vy, &p->vz, &p->mass, &p->charge};
-    for (int f = 0; f < FIELDS; f++)
+    static const char *const NAME[FIELDS] = {"p.x", "p.y", "p.z", "p.vx", "p.vy", "p.vz",
+                                             "p.mass", "p.charge"};
+    for (int f = 0; f < FIELDS; f++) {
         if (!(*fields[f] = cml_input_with(n, fill_field, (uint64_t)f)))
             return -1;
+        cml_input_name(*fields[f], NAME[f]); /* only read: a change fails the case */
+    }
     return 0;
 }
 

@@ -34,7 +34,9 @@ struct host_bufs {
 };
 
 /* x and y: the seeded input streams 0 and 1, generated on the GPU (in gen) and copied into h;
- * copied again before every timed repetition, which fills gen from its own seed. */
+ * copied again before every timed repetition, which fills gen from its own seed. The task only
+ * reads them (zerocopy.h): after its checked launch they must still equal gen (issue 44: a saxpy
+ * that accumulated its passes in y passed while it destroyed the caller's y). */
 struct inputs {
     host_bufs *h;
     size_t n;
@@ -42,9 +44,11 @@ struct inputs {
     int make(host_bufs &hb, size_t elems)
     {
         h = &hb, n = elems;
-        for (uint32_t s = 0; s < 2; s++)
+        for (uint32_t s = 0; s < 2; s++) {
             if (!(gen[s] = cml_input(n, s)))
                 return -1;
+            cml_input_copy(h->p[s], gen[s], s ? "h_y" : "h_x");
+        }
         copy(cml_stream());
         return 0;
     }

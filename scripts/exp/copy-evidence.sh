@@ -21,7 +21,7 @@ build_one() {
     else cp "$s"/*.cu "$d/"; fi
     nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo -Icommon -Ilabs/06_zero_copy -o "$d/lab" \
         labs/06_zero_copy/harness.cu "$d/zerocopy.cu" "$d/copies.cu" common/*.cpp \
-        common/cml_gpu.cu > "$d/build.log" 2>&1 || echo "$name: build failed"
+        common/cml_gpu.cu common/cml_inputs.cu > "$d/build.log" 2>&1 || echo "$name: build failed"
 }
 for s in "${subs[@]}"; do build_one "$s" & done
 wait

@@ -16,7 +16,7 @@ build_one() {
     mkdir -p "$d" && cp solutions/04_float4/vectorized.cu "$d/"
     if [ -f "$s/bug.patch" ]; then (cd "$d" && patch -s -p1 < "$OLDPWD/$s/bug.patch"); else cp "$s/vectorized.cu" "$d/"; fi
     nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo -Icommon -Ilabs/04_float4 -o "$d/lab" \
-        labs/04_float4/harness.cu "$d/vectorized.cu" common/*.cpp common/cml_gpu.cu > "$d/build.log" 2>&1 \
+        labs/04_float4/harness.cu "$d/vectorized.cu" common/*.cpp common/cml_gpu.cu common/cml_inputs.cu > "$d/build.log" 2>&1 \
         || echo "$name: build failed"
 }
 for s in "${subs[@]}"; do build_one "$s" & done

@@ -7,7 +7,7 @@ build_one() { # name lab source-folder-or-empty: the solution, patched by the fo
     [ -n "$3" ] && (cd "$d" && patch -s -p1 < "$OLDPWD/$3/bug.patch")
     nvcc -O3 -std=c++17 --extended-lambda --expt-relaxed-constexpr -arch=sm_90 -lineinfo \
         -Icommon -Ilabs/$lab -o "$d/lab" "labs/$lab/harness.cu" "$d"/*.cu \
-        common/*.cpp common/cml_gpu.cu > "$d/build.log" 2>&1 || echo "$1: build failed"
+        common/*.cpp common/cml_gpu.cu common/cml_inputs.cu > "$d/build.log" 2>&1 || echo "$1: build failed"
 }
 A=tests/attacks/gpu
 build_all() { # the three labs' solutions and three attacks whose counts are not 0, at once

@@ -19,7 +19,7 @@ build_one() {
     if [ -f "$s/bug.patch" ]; then (cd "$d" && patch -s -p1 < "$OLDPWD/$s/bug.patch")
     else cp "$s/bank_conflicts.cu" "$d/"; fi
     nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo -Icommon -Ilabs/03_bank_conflicts -o "$d/lab" \
-        labs/03_bank_conflicts/harness.cu "$d/bank_conflicts.cu" common/*.cpp common/cml_gpu.cu \
+        labs/03_bank_conflicts/harness.cu "$d/bank_conflicts.cu" common/*.cpp common/cml_gpu.cu common/cml_inputs.cu \
         > "$d/build.log" 2>&1 || echo "$name: build failed"
 }
 for s in "${subs[@]}"; do build_one "$s" & done

@@ -22,7 +22,7 @@ build_one() { # lab file source
     elif [ -f "$s/$file" ]; then cp "$s/$file" "$d/"; fi
     nvcc -O3 -std=c++17 --extended-lambda --expt-relaxed-constexpr -arch=sm_90 -lineinfo \
         -Icommon -Ilabs/$lab -o "$d/lab" \
-        "labs/$lab/harness.cu" "$d/$file" common/*.cpp common/cml_gpu.cu > "$d/build.log" 2>&1 ||
+        "labs/$lab/harness.cu" "$d/$file" common/*.cpp common/cml_gpu.cu common/cml_inputs.cu > "$d/build.log" 2>&1 ||
         echo "$lab $(basename "$s"): build failed"
 }
 for s in solutions/03_bank_conflicts tests/honest/03_bank_conflicts/* \

@@ -16,7 +16,7 @@
 /* The harness library: the sources of common/ compiled into every lab binary beside its harness
  * (every .cu and .cpp of common/ but probe.cu, as the Makefile takes them; tests/test_build.c
  * checks that the two agree). The one list the grader and its tests use. */
-#define CML_NCOMMON 9
+#define CML_NCOMMON 10
 /* nvcc's language and code flags for every lab build: the student's files, the harness and the
  * library. --extended-lambda and --expt-relaxed-constexpr accept ordinary CUDA C++ (a
  * `__device__` lambda handed to a template kernel, std::min in a kernel) that is otherwise a

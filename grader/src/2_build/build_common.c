@@ -24,6 +24,7 @@ const char *const CML_COMMON_SOURCES[CML_NCOMMON] = {
     "common/cml_args.cpp",   "common/cml_gpu.cu",      "common/cml_lab.cpp",
     "common/cml_output.cpp", "common/cml_report.cpp",  "common/cml_run_case.cpp",
     "common/cml_timing.cpp", "common/cml_guard.cpp",   "common/cml_exact.cpp",
+    "common/cml_inputs.cu",
 };
 
 /* Contract in build.h. */
