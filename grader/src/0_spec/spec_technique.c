@@ -283,8 +283,10 @@ int spec_trace_case(spec_parser *p, char *args)
 {
     cml_case_spec c;
     memset(&c, 0, sizeof c);
-    char *params = spec_word(&args);
-    if (!params || spec_word(&args))
+    char *params = spec_word(&args), *more = spec_word(&args);
+    if (more && strcmp(more, "time") == 0)
+        c.timed = 1;
+    else if (!params || more)
         return spec_fail(p, "'trace_case' takes one case, e.g. 'trace_case n=4194304,passes=3'");
     if (spec_case_params(p, &c, params) != 0)
         return -1;
