@@ -91,18 +91,28 @@ int cml_ops_off_stream(const char *trace, const char *end, const unsigned *start
     int n = 0, rc = 0;
     long hs = -1;
     char hh[24] = "", what[240];
-    for (const char *p = trace; p < end; p += strcspn(p, "\n"), p += *p == '\n')
-        if (strncmp(p, "launch ", 7) == 0 && strstr(p, " fn=cml_case_mark\n") && !hh[0]) {
+    unsigned *launches = NULL; /* every launch call's id: a copy with one ran in its graph */
+    int nl = 0;
+    for (const char *p = trace; p < end; p += strcspn(p, "\n"), p += *p == '\n') {
+        if (strncmp(p, "launch ", 7) != 0)
+            continue;
+        if (strstr(p, " fn=cml_case_mark\n") && !hh[0]) {
             hs = sid_of(p, "sid");
             text_of(p, "stream", hh, sizeof hh);
         }
+        if (!(launches = cml_grow(launches, nl, sizeof *launches)))
+            return -1;
+        launches[nl++] = (unsigned)sid_of(p, "corr");
+    }
     for (const char *p = trace; p < end; p += strcspn(p, "\n"), p += *p == '\n') {
         const int rec = strncmp(p, "event record ", 13) == 0,
                   wait = strncmp(p, "event wait ", 11) == 0;
         if (!rec && !wait)
             continue;
-        if (!(l = cml_grow(l, n, sizeof *l)))
+        if (!(l = cml_grow(l, n, sizeof *l))) {
+            free(launches);
             return -1;
+        }
         line_t *x = &l[n++];
         x->corr = (unsigned)strtoul(strstr(p, " corr=") ? strstr(p, " corr=") + 6 : "0",
                                     NULL, 10);
@@ -131,9 +141,8 @@ int cml_ops_off_stream(const char *trace, const char *end, const unsigned *start
             text_of(p, "stream", h, sizeof h);
         if (copy) { /* a node of a graph the student launched: judged by that launch */
             int graph = 0;
-            for (const char *q = trace; q < end && !graph; q += strcspn(q, "\n"), q += *q == '\n')
-                if (strncmp(q, "launch ", 7) == 0 && sid_of(q, "corr") == (long)corr)
-                    graph = 1;
+            for (int i = 0; i < nl && !graph; i++)
+                graph = launches[i] == corr;
             if (graph)
                 continue;
         }
@@ -154,5 +163,6 @@ int cml_ops_off_stream(const char *trace, const char *end, const unsigned *start
             snprintf(t->first[CML_TRACE_OPS_OFF_STREAM], sizeof t->first[0], "%.150s", what);
     }
     free(l);
+    free(launches);
     return rc;
 }
