@@ -159,8 +159,8 @@ static void symbol_bytes(const cml_lab_spec *spec, const cml_technique_env *env,
     }
 }
 
-/* Check c's verdict from the tally of case one, in the words a student reads; 0, or -1 (not
- * checked) when the case lacks a scaled bound's parameter (the spec refuses that). */
+/* Check c's verdict from the tally of case one, in the words a student reads (not checked when
+ * the case lacks a scaled bound's parameter: the spec refuses that). */
 static void judge(const cml_tech_spec *c, const cml_trace_tally *t, const char *one,
                   cml_tech_result *out)
 {
@@ -294,6 +294,11 @@ void cml_tech_trace(const cml_lab_spec *spec, const cml_task_spec *t, const cml_
     run = run ? run : &runs->trace;
     cml_tech_result each[CML_MAX_TRACE_CASES];
     int pick = -1;
+    if (run->n < 1) { /* never made: nothing to judge */
+        out->state = CML_TECH_NOT_CHECKED;
+        snprintf(out->detail, sizeof out->detail, "not checked (no traced run)");
+        return;
+    }
     for (int k = 0; k < run->n; k++) {
         if (run->c[k].rc != 0)
             each[k] = run->c[k].failed;
