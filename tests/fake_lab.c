@@ -411,8 +411,13 @@ int main(int argc, char **argv)
         return 3;
     /* CML_TRACE_OUT (a trace run, grader/src/6_measure/trace_run.c): FAKE_TRACE's text goes there,
      * as the grader's CUPTI library would write it */
+    /* FAKE_TRACE_ALSO instead when the case holds FAKE_TRACE_WHEN ("n=1024"): a lab that
+     * behaves otherwise at another size (tests/test_trace_cases.c) */
+    int also = 0;
+    for (int k = 0; k < ncases && getenv("FAKE_TRACE_WHEN") && getenv("FAKE_TRACE_ALSO"); k++)
+        also |= strstr(cases[k], getenv("FAKE_TRACE_WHEN")) != NULL;
     if (getenv("CML_TRACE_OUT") && getenv("FAKE_TRACE"))
-        copy_text(getenv("FAKE_TRACE"), getenv("CML_TRACE_OUT"));
+        copy_text(getenv(also ? "FAKE_TRACE_ALSO" : "FAKE_TRACE"), getenv("CML_TRACE_OUT"));
     /* FAKE_DODGE: under a tool (FAKE_UNDER_TOOL, which the sanitizer tests' fake
      * compute-sanitizer sets) or traced, leave at once and quietly, as a lab that dodges the
      * tools would */

@@ -30,6 +30,8 @@ void technique_ncu_cases_add(Suite *s); /* tests/test_technique_ncu_cases.c: sev
 void technique_trace_add(Suite *s); /* tests/test_trace.c: the CUPTI trace checks */
 void technique_trace_calls_add(Suite *s); /* tests/test_trace_calls.c: timed calls held to the
                                              checked one */
+void technique_trace_cases_add(Suite *s); /* tests/test_trace_cases.c: every traced case */
+void technique_trace_streams_add(Suite *s); /* tests/test_trace_streams.c: ops on `stream` */
 void technique_labs_add(Suite *s); /* tests/test_technique_labs.c: the technique phase */
 void build_objects_add(Suite *s); /* tests/test_build_objects.c: kept harness objects */
 void run_turn_add(Suite *s); /* tests/test_run_turn.c: a lab run that waits for its turn */

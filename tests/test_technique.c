@@ -406,6 +406,8 @@ Suite *technique_suite(void)
     technique_ncu_cases_add(s);
     technique_trace_add(s);
     technique_trace_calls_add(s);
+    technique_trace_cases_add(s);
+    technique_trace_streams_add(s);
     technique_labs_add(s);
     lex_add(s);
     return s;

@@ -358,8 +358,9 @@ START_TEST(a_trace_made_ahead_is_the_one_judged)
     out.ntasks = 1, out.ran[0] = 1, out.tasks[0] = r; /* its findings: every case passed */
     cml_tech_lab lab = { &spec, env, &out };
     cml_trace_ahead(&lab, 1, ahead);
-    ck_assert_msg(ahead[0].key[0] && ahead[0].rc == 0 && ahead[0].tally.v[0] == 4000,
-                  "rc %d, %g: %s", ahead[0].rc, ahead[0].tally.v[0], ahead[0].failed.detail);
+    ck_assert_msg(ahead[0].key[0] && ahead[0].c[0].rc == 0 && ahead[0].c[0].tally.v[0] == 4000,
+                  "rc %d, %g: %s", ahead[0].c[0].rc, ahead[0].c[0].tally.v[0],
+                  ahead[0].c[0].failed.detail);
     put("trace.txt", HONEST_CALLS "end\n", 0); /* what a run made now would see */
     env.traced = ahead, env.ntraced = CML_MAX_TASKS;
     grade(TRACE_CHECKS, "passed");

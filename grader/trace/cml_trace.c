@@ -12,16 +12,25 @@
  *                                                   recorded by the call that made it (cuMemMap
  *                                                   for one of the harness's guard regions),
  *                                                   so every call is followed
- *   memcpy kind=K bytes=B corr=C rtcorr=R           what a copy engine moved (CUPTI activity)
- *   memset bytes=B corr=C
+ *   memcpy kind=K bytes=B corr=C rtcorr=R stream=I  what a copy engine moved (CUPTI activity;
+ *                                                   I: CUPTI's id of the stream it ran on)
+ *   memset bytes=B corr=C stream=I
  *   memory op=O kind=K bytes=B corr=C               an allocation (op 1) or a free (op 2)
- *   launch stream=S ptsz=P grid=X,Y,Z block=X,Y,Z smem=B corr=C fn=NAME
+ *   launch stream=S ptsz=P grid=X,Y,Z block=X,Y,Z smem=B corr=C sid=I fn=NAME
  *                                                   a kernel or graph launch call (issue 44),
  *                                                   after its `api drv` line: the stream
  *                                                   handle it named (0: the legacy stream, or
  *                                                   the per-thread one when ptsz=1), its shape
- *                                                   (0 for a graph) and its kernel's name
- *   kernel grid=X,Y,Z block=X,Y,Z smem=B static=B corr=C graph=G name=NAME
+ *                                                   (0 for a graph), its kernel's name and the
+ *                                                   stream's CUPTI id (left out when CUPTI
+ *                                                   gives none)
+ *   prefetch stream=S ptsz=P corr=C op=NAME sid=I   a prefetch or discard call (no activity
+ *                                                   record has its stream: issue 44)
+ *   event record ev=E stream=S corr=C sid=I         an event recorded on a stream, and a
+ *   event wait ev=E stream=S corr=C sid=I           stream made to wait for one: how work
+ *                                                   on another stream joins the harness's
+ *                                                   (6_measure/trace_streams.c)
+ *   kernel grid=X,Y,Z block=X,Y,Z smem=B static=B corr=C graph=G stream=I name=NAME
  *                                                   a kernel that ran (CUPTI activity), by the
  *                                                   call that launched it (a graph's kernels by
  *                                                   its cuGraphLaunch)
@@ -93,6 +102,16 @@ static int in_exe(uintptr_t a)
     return 0;
 }
 
+/* " sid=I": CUPTI's id of stream s (a _ptsz call's 0 is the thread's default stream), the id
+ * its activity records carry; "" when CUPTI gives none (a handle such as CU_STREAM_LEGACY). */
+static void sid_words(const CUpti_CallbackData *cb, CUstream s, int ptsz, char *out, size_t len)
+{
+    uint32_t id = 0;
+    out[0] = '\0';
+    if (cb->context && cuptiGetStreamIdEx(cb->context, s, (uint8_t)ptsz, &id) == CUPTI_SUCCESS)
+        snprintf(out, len, " sid=%u", id);
+}
+
 /* The launch a launch call asks for, as a `launch` line: the stream it named and the kernel's
  * shape, read from the call's parameters (a graph has no shape of its own: its kernels' come in
  * their `kernel` lines). Nothing for any other call. */
@@ -133,9 +152,63 @@ static void launch_line(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     default:
         return;
     }
-    emit("launch stream=%#lx ptsz=%d grid=%u,%u,%u block=%u,%u,%u smem=%u corr=%u fn=%s\n",
+    char sid[24];
+    sid_words(cb, s, ptsz, sid, sizeof sid);
+    emit("launch stream=%#lx ptsz=%d grid=%u,%u,%u block=%u,%u,%u smem=%u corr=%u%s fn=%s\n",
          (unsigned long)(uintptr_t)s, ptsz, g[0], g[1], g[2], b[0], b[1], b[2], smem,
-         cb->correlationId, cb->symbolName && *cb->symbolName ? cb->symbolName : "-");
+         cb->correlationId, sid, cb->symbolName && *cb->symbolName ? cb->symbolName : "-");
+}
+
+/* The `prefetch` and `event` lines (issue 44): a call that enqueues work with no activity
+ * record of its own (prefetch, discard), or that records or waits for an event, with the stream
+ * it named, read from its parameters. Nothing for any other call. */
+static void stream_line(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    const void *q = cb->functionParams;
+    CUstream s = NULL;
+    CUevent e = NULL;
+    const char *kind = NULL;
+    switch (cbid) {
+#define PREFETCH(id, type)                                                                     \
+    case CUPTI_DRIVER_TRACE_CBID_##id:                                                         \
+        s = ((const type *)q)->hStream, kind = "prefetch";                                     \
+        break;
+    PREFETCH(cuMemPrefetchAsync, cuMemPrefetchAsync_params)
+    PREFETCH(cuMemPrefetchAsync_ptsz, cuMemPrefetchAsync_ptsz_params)
+    PREFETCH(cuMemPrefetchAsync_v2, cuMemPrefetchAsync_v2_params)
+    PREFETCH(cuMemPrefetchAsync_v2_ptsz, cuMemPrefetchAsync_v2_ptsz_params)
+    PREFETCH(cuMemPrefetchBatchAsync, cuMemPrefetchBatchAsync_params)
+    PREFETCH(cuMemPrefetchBatchAsync_ptsz, cuMemPrefetchBatchAsync_ptsz_params)
+    PREFETCH(cuMemDiscardBatchAsync, cuMemDiscardBatchAsync_params)
+    PREFETCH(cuMemDiscardBatchAsync_ptsz, cuMemDiscardBatchAsync_ptsz_params)
+    PREFETCH(cuMemDiscardAndPrefetchBatchAsync, cuMemDiscardAndPrefetchBatchAsync_params)
+    PREFETCH(cuMemDiscardAndPrefetchBatchAsync_ptsz,
+             cuMemDiscardAndPrefetchBatchAsync_ptsz_params)
+#undef PREFETCH
+#define EVENT(id, type, what)                                                                  \
+    case CUPTI_DRIVER_TRACE_CBID_##id:                                                         \
+        s = ((const type *)q)->hStream, e = ((const type *)q)->hEvent, kind = what;            \
+        break;
+    EVENT(cuEventRecord, cuEventRecord_params, "event record")
+    EVENT(cuEventRecord_ptsz, cuEventRecord_ptsz_params, "event record")
+    EVENT(cuEventRecordWithFlags, cuEventRecordWithFlags_params, "event record")
+    EVENT(cuEventRecordWithFlags_ptsz, cuEventRecordWithFlags_ptsz_params, "event record")
+    EVENT(cuStreamWaitEvent, cuStreamWaitEvent_params, "event wait")
+    EVENT(cuStreamWaitEvent_ptsz, cuStreamWaitEvent_ptsz_params, "event wait")
+#undef EVENT
+    default:
+        return;
+    }
+    const size_t n = strlen(cb->functionName);
+    const int ptsz = n > 5 && strcmp(cb->functionName + n - 5, "_ptsz") == 0;
+    char sid[24];
+    sid_words(cb, s, ptsz, sid, sizeof sid);
+    if (strcmp(kind, "prefetch") == 0)
+        emit("prefetch stream=%#lx ptsz=%d corr=%u op=%s%s\n", (unsigned long)(uintptr_t)s,
+             ptsz, cb->correlationId, cb->functionName, sid);
+    else
+        emit("%s ev=%#lx stream=%#lx corr=%u%s\n", kind, (unsigned long)(uintptr_t)e,
+             (unsigned long)(uintptr_t)s, cb->correlationId, sid);
 }
 
 static void CUPTIAPI on_call(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
@@ -154,8 +227,10 @@ static void CUPTIAPI on_call(void *user, CUpti_CallbackDomain domain, CUpti_Call
             p += sprintf(p, "%s%lx", p == list ? "" : ",", (unsigned long)(a - 1 - g_exe.bias));
     }
     emit("api drv %s corr=%u frames=%s\n", cb->functionName, cb->correlationId, list);
-    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && cb->functionParams)
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && cb->functionParams) {
         launch_line(cbid, cb);
+        stream_line(cbid, cb);
+    }
 }
 
 static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
@@ -170,13 +245,15 @@ static void record(const CUpti_Activity *r)
     switch (r->kind) {
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
         const CUpti_ActivityMemcpy6 *m = (const void *)r;
-        emit("memcpy kind=%u bytes=%llu corr=%u rtcorr=%u\n", m->copyKind,
-             (unsigned long long)m->bytes, m->correlationId, m->runtimeCorrelationId);
+        emit("memcpy kind=%u bytes=%llu corr=%u rtcorr=%u stream=%u\n", m->copyKind,
+             (unsigned long long)m->bytes, m->correlationId, m->runtimeCorrelationId,
+             m->streamId);
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMSET: {
         const CUpti_ActivityMemset4 *m = (const void *)r;
-        emit("memset bytes=%llu corr=%u\n", (unsigned long long)m->bytes, m->correlationId);
+        emit("memset bytes=%llu corr=%u stream=%u\n", (unsigned long long)m->bytes,
+             m->correlationId, m->streamId);
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMORY2: {
@@ -187,10 +264,10 @@ static void record(const CUpti_Activity *r)
     }
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
         const CUpti_ActivityKernel10 *k = (const void *)r;
-        emit("kernel grid=%d,%d,%d block=%d,%d,%d smem=%d static=%d corr=%u graph=%u name=%s\n",
-             k->gridX, k->gridY, k->gridZ, k->blockX, k->blockY, k->blockZ,
+        emit("kernel grid=%d,%d,%d block=%d,%d,%d smem=%d static=%d corr=%u graph=%u stream=%u "
+             "name=%s\n", k->gridX, k->gridY, k->gridZ, k->blockX, k->blockY, k->blockZ,
              k->dynamicSharedMemory, k->staticSharedMemory, k->correlationId, k->graphId,
-             k->name ? k->name : "-");
+             k->streamId, k->name ? k->name : "-");
         break;
     }
     default:

@@ -73,7 +73,15 @@ static void put_check(char *buf, size_t len, const cml_tech_spec *c)
         break;
     case CML_TECH_TRACE:
         put(buf, len, "  - traced from your calls in a real run: %s, `%s` ", c->what, c->metric);
-        put_range(buf, len, c->min, c->max);
+        if (c->min_per[0] || c->max_per[0]) { /* scaled: "at least 8 x n" (issue 44) */
+            if (c->min > -1e300)
+                put(buf, len, "%s%.15g%s%s", c->max < 1e300 ? "" : "at least ", c->min,
+                    c->min_per[0] ? " x " : "", c->min_per);
+            if (c->max < 1e300)
+                put(buf, len, "%s%.15g%s%s", c->min > -1e300 ? " to " : "at most ", c->max,
+                    c->max_per[0] ? " x " : "", c->max_per);
+        } else
+            put_range(buf, len, c->min, c->max);
         put(buf, len, "\n");
         break;
     }
@@ -111,8 +119,13 @@ void cml_contract_text(const cml_lab_spec *lab, const cml_task_spec *t, char *bu
             put(buf, len, " (measured on `%s`", t->ncu_case);
         for (int k = 0; k < t->nncu_also; k++)
             put(buf, len, "%s`%s`", k + 1 == t->nncu_also ? " and " : ", ", t->ncu_also[k]);
-        if (t->ncu_case[0])
-            put(buf, len, "%s)", t->nncu_also ? ", each limit at each" : "");
+        if (!t->ncu_case[0] && t->ntrace_also && t->ncases > 0) /* the trace's first case */
+            put(buf, len, " (traced on `%s`", t->cases[0].text);
+        for (int k = 0; k < t->ntrace_also; k++) /* issue 44: the trace at larger cases */
+            put(buf, len, "%s`%s`", k == 0 && t->ncu_case[0] ? "; traced also on " :
+                k + 1 == t->ntrace_also ? " and " : ", ", t->trace_also[k]);
+        if (t->ncu_case[0] || t->ntrace_also)
+            put(buf, len, "%s)", t->nncu_also || t->ntrace_also ? ", each limit at each" : "");
         put(buf, len, ":\n");
         for (int i = 0; i < t->ntech; i++)
             put_check(buf, len, &t->tech[i]);

@@ -171,6 +171,7 @@ static const struct {
     {"ncu", TASK, spec_ncu},
     {"ncu_case", TASK, spec_ncu_case},
     {"trace", TASK, spec_trace},
+    {"trace_case", TASK, spec_trace_case},
     {"sanitize", TASK, spec_sanitize},
     {"sanitize_case", TASK, spec_sanitize_case},
     {"sanitize_drawn", TASK, spec_sanitize_drawn},

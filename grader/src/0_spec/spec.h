@@ -33,14 +33,23 @@ void cml_case_arg(const cml_task_spec *t, const char *params, int timed, char *b
  * per call of the task's API function, the student's launches on a stream other than the one
  * the harness passed, the bytes of `__device__` variables in the student's PTX, and the
  * warm-up and timed calls that did less than the checked call (kernels, bytes each way:
- * 6_measure/trace_calls.c; the traced case is then timed). */
+ * 6_measure/trace_calls.c; the traced case is then timed), and every operation the student's
+ * code enqueued in a call (kernel, copy, memset, prefetch) on a stream that is neither the
+ * harness's nor joined back to it with an event (6_measure/trace_streams.c). */
 enum cml_trace_measure { CML_TRACE_COPY, CML_TRACE_HTOD, CML_TRACE_DTOH, CML_TRACE_ALLOC,
                          CML_TRACE_ALLOC_DEVICE, CML_TRACE_LAUNCHES_PER_CALL,
                          CML_TRACE_OFF_STREAM, CML_TRACE_SYMBOLS, CML_TRACE_UNLIKE_CHECKED,
-                         CML_TRACE_NMEASURES };
+                         CML_TRACE_OPS_OFF_STREAM, CML_TRACE_NMEASURES };
 /* The measure named `name` ("copy_bytes", "copy_htod", "copy_dtoh", "alloc_unmanaged",
  * "alloc_device", "launches_per_call", "launches_not_on_stream", "device_symbol_bytes",
- * "calls_unlike_checked"), or -1. */
+ * "calls_unlike_checked", "ops_not_on_stream"), or -1. */
 int cml_trace_measure_of(const char *name);
+/* The value of parameter `name` in a case's text ("n=4194304,passes=3": n is 4194304) into
+ * *v; 0, or -1 when the case has no such parameter (spec_technique.c). */
+int cml_case_param(const char *text, const char *name, double *v);
+/* Check c's range at the case `one` (a trace check's scaled bounds, `8*n`, times the case's
+ * parameter; a plain bound as written) into *min, *max; 0, or -1 when the case lacks the
+ * parameter. */
+int cml_tech_bounds_at(const cml_tech_spec *c, const char *one, double *min, double *max);
 
 #endif /* CML_SPEC_H */

@@ -63,6 +63,7 @@ int spec_probe(spec_parser *p, char *args);
 int spec_ncu(spec_parser *p, char *args);
 int spec_ncu_case(spec_parser *p, char *args);
 int spec_trace(spec_parser *p, char *args);
+int spec_trace_case(spec_parser *p, char *args);
 int spec_technique(spec_parser *p, char *args);
 int spec_close_technique(spec_parser *p);
 

@@ -155,6 +155,23 @@ static int metric_sum(const char *m, int *per_launch)
     return 0;
 }
 
+/* One bound: a number, or for a trace check `<k>*<param>` (k times a parameter of each traced
+ * case: "8*n"), k into *v and the parameter into per. */
+static int bound(spec_parser *p, const char *name, const char *w, const char *field, double *v,
+                 char *per, size_t plen)
+{
+    const char *star = w && strcmp(name, "trace") == 0 ? strchr(w, '*') : NULL;
+    char k[64];
+    if (!star)
+        return spec_number(p, w, field, v);
+    snprintf(k, sizeof k, "%.*s", (int)(star - w < 63 ? star - w : 63), w);
+    if (star[1] == '\0' || strlen(star + 1) >= plen ||
+        strspn(star + 1, "abcdefghijklmnopqrstuvwxyz_") != strlen(star + 1))
+        return spec_fail(p, "'%s': '%s' is not <number>*<case parameter>, e.g. 8*n", name, w);
+    snprintf(per, plen, "%s", star + 1);
+    return spec_number(p, k, field, v);
+}
+
 /* `<max>`, `<min>..<max>` or `<min>..` (no maximum) into c, for directive `name`. */
 static int value_range(spec_parser *p, const char *name, const char *w, cml_tech_spec *c)
 {
@@ -164,13 +181,14 @@ static int value_range(spec_parser *p, const char *name, const char *w, cml_tech
     snprintf(max, sizeof max, "%s's maximum", name);
     c->min = -HUGE_VAL;
     if (!dots)
-        return spec_number(p, w, max, &c->max);
+        return bound(p, name, w, max, &c->max, c->max_per, sizeof c->max_per);
     snprintf(lo, sizeof lo, "%.*s", (int)(dots - w < 63 ? dots - w : 63), w);
     c->max = HUGE_VAL;
-    if (spec_number(p, lo, min, &c->min) != 0 ||
-        (dots[2] && spec_number(p, dots + 2, max, &c->max) != 0))
+    if (bound(p, name, lo, min, &c->min, c->min_per, sizeof c->min_per) != 0 ||
+        (dots[2] && bound(p, name, dots + 2, max, &c->max, c->max_per,
+                          sizeof c->max_per) != 0))
         return -1;
-    if (c->min > c->max)
+    if (c->min > c->max && !c->min_per[0] && !c->max_per[0])
         return spec_fail(p, "'%s': the range %s is empty (its minimum is above its maximum)",
                          name, w);
     return 0;
@@ -203,7 +221,8 @@ int cml_trace_measure_of(const char *name)
 {
     static const char *const NAMES[CML_TRACE_NMEASURES] = {"copy_bytes", "copy_htod",
         "copy_dtoh", "alloc_unmanaged", "alloc_device", "launches_per_call",
-        "launches_not_on_stream", "device_symbol_bytes", "calls_unlike_checked"};
+        "launches_not_on_stream", "device_symbol_bytes", "calls_unlike_checked",
+        "ops_not_on_stream"};
     for (int i = 0; name && i < CML_TRACE_NMEASURES; i++)
         if (strcmp(name, NAMES[i]) == 0)
             return i;
@@ -221,7 +240,8 @@ int spec_trace(spec_parser *p, char *args)
     if (cml_trace_measure_of(metric) < 0)
         return spec_fail(p, "'trace': '%s' is not a measure (copy_bytes, copy_htod, copy_dtoh, "
                          "alloc_unmanaged, alloc_device, launches_per_call, "
-                         "launches_not_on_stream, device_symbol_bytes, calls_unlike_checked)",
+                         "launches_not_on_stream, device_symbol_bytes, calls_unlike_checked, "
+                         "ops_not_on_stream)",
                          metric);
     if (value_range(p, "trace", spec_word(&args), c) != 0)
         return -1;
@@ -271,6 +291,25 @@ int spec_close_technique(spec_parser *p)
     cml_task_spec *t = p->task;
     if (t->ntech > 0 && !p->has_technique)
         return spec_fail(p, "task %s has technique checks but no 'technique <points>'", t->id);
+    /* a scaled trace bound needs its parameter in every traced case */
+    char one[CML_MAX_TRACE_CASES][128];
+    int n = 0;
+    snprintf(one[n++], sizeof one[0], "%s", t->ncu_case[0] ? t->ncu_case
+                                            : t->ncases > 0 ? t->cases[0].text : "");
+    for (int k = 0; k < t->ntrace_also; k++)
+        snprintf(one[n++], sizeof one[0], "%s", t->trace_also[k]);
+    for (int i = 0; i < t->ntech; i++)
+        for (int k = 0; t->tech[i].kind == CML_TECH_TRACE && k < n; k++) {
+            double lo, hi;
+            if (cml_tech_bounds_at(&t->tech[i], one[k], &lo, &hi) != 0)
+                return spec_fail(p, "task %s: trace %s's bound names a parameter that its "
+                                 "traced case '%s' lacks", t->id, t->tech[i].metric, one[k]);
+            if (lo > hi)
+                return spec_fail(p, "task %s: trace %s's range is empty at case '%s'", t->id,
+                                 t->tech[i].metric, one[k]);
+        }
+    if (t->ntrace_also > 0 && t->ntech == 0)
+        return spec_fail(p, "task %s has 'trace_case' lines but no check", t->id);
     if (p->has_technique && t->ntech == 0)
         return spec_fail(p, "task %s has 'technique' points but no check (ptx, sass, forbid, "
                          "ncu, trace)", t->id);

@@ -50,24 +50,29 @@ int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
  * declares, the first one's name and size into first. */
 double cml_ptx_global_bytes(const char *ptx, char *first, size_t flen);
 
-/* One traced run of a task's case: what the trace checks of the task judge. */
+/* The traced runs of a task, one per traced case (its ncu case, then each `trace_case`, issue
+ * 44): what the trace checks of the task judge, each check at every case. */
 typedef struct cml_trace_run {
-    char key[CML_PATH + 256]; /* binary, seed and case: "" when never run */
-    int rc;                   /* 0: tally holds it; else failed says why */
-    cml_trace_tally tally;
-    cml_tech_result failed;
+    char key[CML_PATH + 1024]; /* binary, seed and cases: "" when never run */
+    int n;                     /* cases traced */
+    struct {
+        char one[200];         /* "6.2,n=4194304,passes=3,time" */
+        int rc;                /* 0: tally holds it; else failed says why */
+        cml_trace_tally tally;
+        cml_tech_result failed;
+    } c[CML_MAX_TRACE_CASES];
 } cml_trace_run;
 
-/* Runs the lab binary on t's case with the grader's CUPTI library injected, holding the GPU
- * lock, into out. Thread-safe: the sanitizer phase runs the traces beside its tools (its runs
+/* Runs the lab binary on each of t's traced cases with the grader's CUPTI library injected,
+ * holding the GPU lock, into out. Thread-safe: the sanitizer phase runs the traces beside its tools (its runs
  * measure nothing that depends on the GPU being shared), so that the technique phase after it
  * finds them made (env->traced). */
 void cml_trace_collect(const cml_lab_spec *spec, const cml_task_spec *t,
                        const cml_technique_env *env, cml_trace_run *out);
 
-/* Check c (kind trace) of task t, into out: from the run in env->traced for t's case when
- * there is one, else from a run made now (once per task while env->ncu keeps it, in
- * runs->trace). */
+/* Check c (kind trace) of task t, into out: it must hold at each traced case (a scaled bound
+ * at that case's parameter); from the runs in env->traced for t's cases when there are some,
+ * else from runs made now (once per task while env->ncu keeps them, in runs->trace). */
 cml_tech_check cml_tech_trace;
 
 /* technique_run.c: "1.1,n=4097" (never "time"), the case an ncu or trace check of t runs: its

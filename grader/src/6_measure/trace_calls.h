@@ -31,4 +31,15 @@ void cml_shape_bytes(cml_call_shapes *cs, int w, int kind, unsigned long long by
  * into t->v[CML_TRACE_UNLIKE_CHECKED] the number that did less, t->first[...] the first. */
 void cml_shapes_judge(const cml_call_shapes *cs, const int *checked, cml_trace_tally *t);
 
+/* trace_streams.c, ops_not_on_stream: whether the call with correlation id corr is the
+ * student's (1, its name into who) or the harness's (0); a call the trace did not see is. */
+typedef int (*cml_trace_mine)(void *ctx, unsigned corr, char *who, size_t wlen);
+/* The student's kernels, copies, memsets and prefetches inside the harness's windows
+ * (start[i] .. stop[i], correlation ids) that are neither on the harness's stream (its case
+ * marker's) nor joined back to it by an event, into t->v[CML_TRACE_OPS_OFF_STREAM], the first
+ * into t->first[...]. 0, or -1 (memory). */
+int cml_ops_off_stream(const char *trace, const char *end, const unsigned *start,
+                       const unsigned *stop, int nw, cml_trace_mine mine, void *ctx,
+                       cml_trace_tally *t);
+
 #endif /* CML_TRACE_CALLS_H */

@@ -159,18 +159,27 @@ static void symbol_bytes(const cml_lab_spec *spec, const cml_technique_env *env,
     }
 }
 
-/* Check c's verdict from the tally, in the words a student reads. */
+/* Check c's verdict from the tally of case one, in the words a student reads (not checked when
+ * the case lacks a scaled bound's parameter: the spec refuses that). */
 static void judge(const cml_tech_spec *c, const cml_trace_tally *t, const char *one,
                   cml_tech_result *out)
 {
     int m = cml_trace_measure_of(c->metric);
     double v = m >= 0 ? t->v[m] : 0;
     char range[96], over[120];
-    int fails = cml_tech_range_words(c, v, range, sizeof range), high = v > c->max;
+    cml_tech_spec at = *c; /* the bounds at this case (8*n at n = 2^22: 33554432) */
+    if (cml_tech_bounds_at(c, strchr(one, ',') ? strchr(one, ',') + 1 : "", &at.min,
+                           &at.max) != 0) {
+        out->state = CML_TECH_NOT_CHECKED;
+        snprintf(out->detail, sizeof out->detail, "not checked (case %.60s has no parameter "
+                 "for the bound of %.40s)", one, c->metric);
+        return;
+    }
+    int fails = cml_tech_range_words(&at, v, range, sizeof range), high = v > at.max;
     out->state = fails ? CML_TECH_FAILED : CML_TECH_PASSED;
     /* launches are counted, the rest are bytes; a structure measure says what it counted */
     const int launches = m == CML_TRACE_LAUNCHES_PER_CALL || m == CML_TRACE_OFF_STREAM ||
-                         m == CML_TRACE_UNLIKE_CHECKED;
+                         m == CML_TRACE_UNLIKE_CHECKED || m == CML_TRACE_OPS_OFF_STREAM;
     if (m == CML_TRACE_UNLIKE_CHECKED)
         snprintf(over, sizeof over, "of %d warm-up and timed call%s of the task's function, "
                  "each held to the checked call", t->later_calls,
@@ -178,6 +187,9 @@ static void judge(const cml_tech_spec *c, const cml_trace_tally *t, const char *
     else if (m == CML_TRACE_LAUNCHES_PER_CALL)
         snprintf(over, sizeof over, "kernels that ran from your code's launches, over %d "
                  "call%s of the task's function", t->windows, t->windows == 1 ? "" : "s");
+    else if (m == CML_TRACE_OPS_OFF_STREAM)
+        snprintf(over, sizeof over, "kernels, copies, memsets and prefetches your code "
+                 "enqueued off the stream it was given and never joined back to it");
     else if (m == CML_TRACE_SYMBOLS)
         snprintf(over, sizeof over, "__device__ variables in your code's PTX");
     else
@@ -191,7 +203,7 @@ static void judge(const cml_tech_spec *c, const cml_trace_tally *t, const char *
              (high || m == CML_TRACE_LAUNCHES_PER_CALL) && m >= 0 ? t->first[m] : "");
 }
 
-/* Whether t has a calls_unlike_checked check: its traced case is then timed, so that the run
+/* Whether t has a calls_unlike_checked check: its traced cases are then timed, so that each run
  * holds warm-up and timed calls to compare with the checked one (trace_calls.c). */
 static int times_its_trace(const cml_task_spec *t)
 {
@@ -202,64 +214,109 @@ static int times_its_trace(const cml_task_spec *t)
     return 0;
 }
 
-/* The key of t's traced run: binary, seed and case ("6.2,n=1048576,passes=1", with ",time"
- * when the run must time it). */
-static void key_of(const cml_task_spec *t, const cml_technique_env *env, char *one, size_t olen,
-                   char *key, size_t klen)
+/* t's traced cases into one ("6.2,n=1048576,passes=1", with ",time" when the runs must time
+ * them): the case its ncu follows, then each `trace_case`; how many. */
+static int cases_of(const cml_task_spec *t, char one[][200])
 {
-    cml_tech_case_of(t, one, olen);
-    if (times_its_trace(t) && strlen(one) + 6 < olen)
-        strcat(one, ",time");
-    snprintf(key, klen, "%s|%llu|%s", env->bin, (unsigned long long)env->seed, one);
+    int n = 0;
+    cml_tech_case_of(t, one[n++], 200);
+    for (int k = 0; k < t->ntrace_also && n < CML_MAX_TRACE_CASES; k++)
+        cml_case_arg(t, t->trace_also[k], 0, one[n++], 200);
+    for (int k = 0; k < n && times_its_trace(t); k++)
+        if (strlen(one[k]) + 6 < 200)
+            strcat(one[k], ",time");
+    return n;
+}
+
+/* The key of t's traced runs: binary, seed and cases. */
+static void key_of(const cml_task_spec *t, const cml_technique_env *env, char *key, size_t klen)
+{
+    char one[CML_MAX_TRACE_CASES][200];
+    const int n = cases_of(t, one);
+    snprintf(key, klen, "%s|%llu", env->bin, (unsigned long long)env->seed);
+    for (int k = 0; k < n; k++)
+        if (strlen(key) + strlen(one[k]) + 2 < klen)
+            strcat(strcat(key, "|"), one[k]);
 }
 
 /* Contract in technique_run.h. */
 void cml_trace_collect(const cml_lab_spec *spec, const cml_task_spec *t,
                        const cml_technique_env *env, cml_trace_run *out)
 {
-    char one[200], *trace = NULL, *nm = NULL, *student = NULL, why[300] = "", lib[CML_PATH];
+    char one[CML_MAX_TRACE_CASES][200], *nm = NULL, *student = NULL, why[300] = "",
+         lib[CML_PATH];
     memset(out, 0, sizeof *out);
-    key_of(t, env, one, sizeof one, out->key, sizeof out->key);
-    cml_tech_result *failed = &out->failed;
-    failed->state = CML_TECH_NOT_CHECKED;
+    key_of(t, env, out->key, sizeof out->key);
+    out->n = cases_of(t, one);
     if (trace_library(lib, sizeof lib) != 0)
         snprintf(why, sizeof why, "the grader was built without its CUPTI trace library, "
                  "build/trace/libcml-trace.so");
-    out->rc = why[0] ? -1 : symbols_of(spec, env, &nm, &student, why, sizeof why);
-    if (out->rc != 0)
-        snprintf(failed->detail, sizeof failed->detail, "not checked (%.300s)", why);
-    else
-        out->rc = trace_exec(lib, one, env, &trace, failed);
-    if (out->rc == 0 &&
-        cml_trace_tally_of(trace, nm, student, &out->tally, why, sizeof why) != 0) {
-        out->rc = -1; /* a lab that reached done and left no whole trace */
-        failed->state = CML_TECH_FAILED;
-        snprintf(failed->detail, sizeof failed->detail, "the trace of your code's calls "
-                 "in case %.60s is not whole: %.300s", one, why);
+    const int rc = why[0] ? -1 : symbols_of(spec, env, &nm, &student, why, sizeof why);
+    for (int k = 0; k < out->n; k++) { /* one run per case: each tallied alone */
+        char *trace = NULL;
+        cml_tech_result *failed = &out->c[k].failed;
+        snprintf(out->c[k].one, sizeof out->c[k].one, "%.199s", one[k]);
+        failed->state = CML_TECH_NOT_CHECKED;
+        out->c[k].rc = rc;
+        if (rc != 0)
+            snprintf(failed->detail, sizeof failed->detail, "not checked (%.300s)", why);
+        else
+            out->c[k].rc = trace_exec(lib, one[k], env, &trace, failed);
+        if (out->c[k].rc == 0 &&
+            cml_trace_tally_of(trace, nm, student, &out->c[k].tally, why, sizeof why) != 0) {
+            out->c[k].rc = -1; /* a lab that reached done and left no whole trace */
+            failed->state = CML_TECH_FAILED;
+            snprintf(failed->detail, sizeof failed->detail, "the trace of your code's calls "
+                     "in case %.60s is not whole: %.300s", one[k], why);
+        }
+        if (out->c[k].rc == 0)
+            symbol_bytes(spec, env, &out->c[k].tally);
+        free(trace);
     }
-    if (out->rc == 0)
-        symbol_bytes(spec, env, &out->tally);
-    free(trace);
     free(nm);
     free(student);
 }
 
-/* Contract in technique_run.h. */
+/* Contract in technique_run.h. A failed case decides (the first); else a case not checked;
+ * else the verdict of the first case, with every other case's value after it. */
 void cml_tech_trace(const cml_lab_spec *spec, const cml_task_spec *t, const cml_tech_spec *c,
                     const cml_technique_env *env, cml_tech_result *out)
 {
-    char one[200], key[CML_PATH + 256];
+    char key[CML_PATH + 1024];
     cml_ncu_runs alone = {0}, *runs = env->ncu ? env->ncu : &alone;
     const cml_trace_run *run = NULL;
-    key_of(t, env, one, sizeof one, key, sizeof key);
+    key_of(t, env, key, sizeof key);
     for (int i = 0; env->traced && i < env->ntraced && !run; i++)
         if (strcmp(key, env->traced[i].key) == 0)
             run = &env->traced[i];
     if (!run && (!runs->trace.key[0] || strcmp(key, runs->trace.key) != 0))
         cml_trace_collect(spec, t, env, &runs->trace);
     run = run ? run : &runs->trace;
-    if (run->rc != 0)
-        *out = run->failed;
-    else
-        judge(c, &run->tally, one, out);
+    cml_tech_result each[CML_MAX_TRACE_CASES];
+    int pick = -1;
+    if (run->n < 1) { /* never made: nothing to judge */
+        out->state = CML_TECH_NOT_CHECKED;
+        snprintf(out->detail, sizeof out->detail, "not checked (no traced run)");
+        return;
+    }
+    for (int k = 0; k < run->n; k++) {
+        if (run->c[k].rc != 0)
+            each[k] = run->c[k].failed;
+        else
+            judge(c, &run->c[k].tally, run->c[k].one, &each[k]);
+        if (each[k].state == CML_TECH_FAILED && (pick < 0 || each[pick].state != CML_TECH_FAILED))
+            pick = k;
+        else if (each[k].state == CML_TECH_NOT_CHECKED && pick < 0)
+            pick = k;
+    }
+    *out = each[pick < 0 ? 0 : pick];
+    if (pick >= 0 || run->n < 2)
+        return;
+    const int m = cml_trace_measure_of(c->metric);
+    for (int k = 1; k < run->n && m >= 0; k++) {
+        const size_t used = strlen(out->detail);
+        snprintf(out->detail + used, sizeof out->detail - used, "%s%.50s: %.17g",
+                 k == 1 ? "; held also at " : ", ", strchr(run->c[k].one, ',') ?
+                 strchr(run->c[k].one, ',') + 1 : run->c[k].one, run->c[k].tally.v[m]);
+    }
 }

@@ -214,6 +214,20 @@ static int structure(const char *trace, const char *end, const call *calls, int 
     return 0;
 }
 
+typedef struct {
+    const call *calls;
+    int n;
+} calls_ctx;
+
+/* cml_trace_mine over the calls (trace_streams.c). */
+static int mine(void *ctx, unsigned corr, char *who, size_t wlen)
+{
+    const calls_ctx *x = ctx;
+    const call *c = find_call(x->calls, x->n, corr);
+    snprintf(who, wlen, "%s", c ? c->what : "a call the trace did not see");
+    return !c || c->student;
+}
+
 /* Contract in technique_run.h. */
 int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
                        cml_trace_tally *t, char *why, size_t wlen)
@@ -300,7 +314,9 @@ int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
                 add(t, CML_TRACE_ALLOC_DEVICE, bytes, what);
         }
     }
-    if (rc == 0 && structure(trace, end, calls, ncalls, names, nn, &w, &cs, t) != 0) {
+    calls_ctx x = {calls, ncalls};
+    if (rc == 0 && (structure(trace, end, calls, ncalls, names, nn, &w, &cs, t) != 0 ||
+                    cml_ops_off_stream(trace, end, w.start, w.stop, w.n, mine, &x, t) != 0)) {
         snprintf(why, wlen, "out of memory reading the trace");
         rc = -1;
     }

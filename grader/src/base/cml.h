@@ -32,6 +32,8 @@ _Static_assert(CML_MAX_CASES <= CML_MAX_RUN_CASES, "a task's cases must fit one 
 #define CML_SYNCCHECK 2
 #define CML_MAX_SANITIZE_CASES 4 /* `sanitize_case` lines per task */
 #define CML_MAX_NCU_CASES 4      /* `ncu_case` lines per task */
+#define CML_MAX_TRACE_CASES 4    /* cases a task's trace checks hold at: the one its ncu follows
+                                    and up to 3 `trace_case` lines (issue 44) */
 
 /* ---- the spec (grader/specs/NN_name.spec), see docs/SPEC.md ---- */
 typedef struct {
@@ -60,6 +62,8 @@ typedef struct {
                             launch's value, not a sum over launches (spec_ncu decides) */
     double min, max;     /* ncu, trace: the range of values that pass (-HUGE_VAL, HUGE_VAL:
                             none) */
+    char min_per[16], max_per[16]; /* trace: a bound written `<k>*<param>` ("8*n"): min (max)
+                            is k, times the param of each traced case ("": a plain number) */
     char what[160];      /* what the check proves, for the report */
 } cml_tech_spec;
 
@@ -88,6 +92,11 @@ typedef struct {
      * 0 kept its points while only offset 0 was profiled) */
     int nncu_also;
     char ncu_also[CML_MAX_NCU_CASES - 1][128];
+    /* `trace_case` lines: further cases every trace check of the task must hold at, each its
+     * own traced run (issue 44: a 6.2 that skipped its copy out from two passes on, a 6.3 that
+     * fused its passes above 2^20, passed the one small case traced) */
+    int ntrace_also;
+    char trace_also[CML_MAX_TRACE_CASES - 1][128];
     int ndraws;          /* `draw` lines: one more untimed case each, drawn from the seed */
     char draws[CML_MAX_DRAWS][128]; /* "rows=1..3000,cols=1..3000", "n=1024..1048576/1024" */
     int drawn;           /* cases[ncases - drawn ..] were drawn (cml_spec_draw) */
