@@ -101,6 +101,7 @@ int screenshot_tests_skipped(char *reason, size_t len);
 
 void verify_passthrough_add(Suite *s); /* tests/test_verify_passthrough.c, verify suite */
 void verify_inputs_add(Suite *s); /* tests/test_inputs_read.c: inputs only read, verify suite */
+void verify_bits_add(Suite *s);        /* tests/test_verify_bits.c, verify suite */
 
 void variants_probe_add(TCase *tc); /* tests/test_variants_probe.c, variants suite */
 

@@ -51,7 +51,7 @@ static float *copy_output(uint64_t n)
 {
     float *x = malloc(n * sizeof *x);
     for (uint64_t i = 0; i < n; i++)
-        x[i] = cml_rand_f32(SEED, 0, i);
+        x[i] = cml_rand_f32_all(SEED, 0, i);
     return x;
 }
 
@@ -61,7 +61,7 @@ static float *transpose_output(uint64_t rows, uint64_t cols)
     float *x = malloc(rows * cols * sizeof *x);
     for (uint64_t r = 0; r < rows; r++)
         for (uint64_t c = 0; c < cols; c++)
-            x[c * rows + r] = cml_rand_f32(SEED, 0, r * cols + c);
+            x[c * rows + r] = cml_rand_f32_all(SEED, 0, r * cols + c);
     return x;
 }
 
@@ -154,13 +154,14 @@ START_TEST(passes_gather_with_offset_and_stride)
 {
     float x[1000];
     for (int i = 0; i < 1000; i++)
-        x[i] = cml_rand_f32(SEED, 0, 3 + (uint64_t)i * 7);
+        x[i] = cml_rand_f32_all(SEED, 0, 3 + (uint64_t)i * 7);
     kase.n = 1000, kase.offset = 3, kase.stride = 7;
     write_floats(x, 1000);
     ck_assert_int_eq(verify("gather"), 1);
 }
 END_TEST
 
+/* offset (lab 04's 4.1) reads cml_rand_f32's inputs, gather (lab 01's 1.3) every bit pattern */
 START_TEST(gather_stride_zero_means_one)
 {
     float x[100];
@@ -169,13 +170,16 @@ START_TEST(gather_stride_zero_means_one)
     kase.n = 100, kase.offset = 5;
     write_floats(x, 100);
     ck_assert_int_eq(verify("offset"), 1);
+    for (int i = 0; i < 100; i++)
+        x[i] = cml_rand_f32_all(SEED, 0, 5 + (uint64_t)i);
+    write_floats(x, 100);
     ck_assert_int_eq(verify("gather"), 1);
 }
 END_TEST
 
 START_TEST(rejects_one_bad_element)
 {
-    float want = cml_rand_f32(SEED, 0, 5);
+    float want = cml_rand_f32_all(SEED, 0, 5); /* 2.62937 */
     ck_assert_int_eq(verify_copy_with(4097, 5, want * 2), 0);
     ck_assert_uint_eq(v.nbad, 1);
     ck_assert_int_eq(v.nmis, 1);
@@ -205,7 +209,7 @@ END_TEST
 START_TEST(relative_tolerance_accepts_small_error)
 {
     task.rel_tol = 1e-5;
-    float want = cml_rand_f32(SEED, 0, 7);
+    float want = cml_rand_f32_all(SEED, 0, 7); /* -5.62e32 */
     ck_assert_int_eq(verify_copy_with(1000, 7, nextafterf(want, 10.0f)), 1);
 }
 END_TEST
@@ -213,14 +217,14 @@ END_TEST
 START_TEST(relative_tolerance_rejects_large_error)
 {
     task.rel_tol = 1e-5;
-    float want = cml_rand_f32(SEED, 0, 7);
+    float want = cml_rand_f32_all(SEED, 0, 7); /* -5.62e32 */
     ck_assert_int_eq(verify_copy_with(1000, 7, want * 1.001f), 0);
 }
 END_TEST
 
 START_TEST(exact_compare_rejects_one_ulp)
 {
-    float want = cml_rand_f32(SEED, 0, 7);
+    float want = cml_rand_f32_all(SEED, 0, 7); /* -5.62e32 */
     ck_assert_int_eq(verify_copy_with(1000, 7, nextafterf(want, 10.0f)), 0);
 }
 END_TEST
@@ -411,5 +415,6 @@ Suite *verify_suite(void)
     suite_add_tcase(s, records);
     verify_passthrough_add(s);
     verify_inputs_add(s);
+    verify_bits_add(s);
     return s;
 }

@@ -24,22 +24,41 @@ static void launch_copy_chunked(float *d_out, const float *d_in, size_t n, cudaS
     CML_CHECK_LAUNCH();
 }
 
-// ---- the right outputs, for self-checks (the grader computes its own) ----
+// ---- inputs and the right outputs (self-checks; the grader computes its own) ----
+
+/* Every task of this lab moves floats and is compared bit for bit, so its inputs hold every
+ * kind of float (cml_rand_f32_all: -0, infinities, NaNs with payloads, subnormals; issue 44):
+ * a "copy" done by arithmetic (1*x + 0) turns -0 into +0 and rewrites NaN payloads, and fails.
+ * The grader's checks copy, transpose and gather (grader/src/0_spec/checks.c) generate the same. */
+__global__ void fillEveryBit(float *p, size_t n, uint64_t seed)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        p[i] = cml_rand_f32_all(seed, 0, i);
+}
+
+static void fill_every_bit(float *p, size_t n, uint64_t seed, uint64_t, cudaStream_t s)
+{
+    fillEveryBit<<<cml_sm_count() * 16, 256, 0, s>>>(p, n, seed);
+    CML_CHECK_LAUNCH();
+}
+
+static float *every_bit_input(size_t n) { return cml_input_with(n, fill_every_bit, 0); }
 
 static float expect_copy(const cml_case *, uint64_t seed, uint64_t i)
 {
-    return cml_rand_f32(seed, 0, i);
+    return cml_rand_f32_all(seed, 0, i);
 }
 
 static float expect_transpose(const cml_case *c, uint64_t seed, uint64_t i)
 {
     const uint64_t col = i / c->rows, row = i % c->rows; /* out is cols x rows */
-    return cml_rand_f32(seed, 0, row * c->cols + col);
+    return cml_rand_f32_all(seed, 0, row * c->cols + col);
 }
 
 static float expect_gather(const cml_case *c, uint64_t seed, uint64_t i)
 {
-    return cml_rand_f32(seed, 0, c->offset + i * c->stride);
+    return cml_rand_f32_all(seed, 0, c->offset + i * c->stride);
 }
 
 // ---- one run function per kind of task: allocate, fill, hand the launch to the library ----
@@ -50,7 +69,7 @@ typedef void (*transpose_fn)(float *, const float *, int, int, cudaStream_t);
 static void run_copy(const cml_case *c, copy_fn launch)
 {
     const size_t n = c->n;
-    float *d_in = cml_input(n, 0);
+    float *d_in = every_bit_input(n);
     float *d_out = cml_alloc(n);
     if (!d_in || !d_out)
         return;
@@ -62,7 +81,7 @@ static void run_transpose(const cml_case *c, transpose_fn launch)
 {
     const int rows = (int)c->rows, cols = (int)c->cols;
     const size_t elems = (size_t)c->rows * c->cols;
-    float *d_in = cml_input(elems, 0);
+    float *d_in = every_bit_input(elems);
     float *d_out = cml_alloc(elems);
     if (!d_in || !d_out)
         return;
@@ -79,7 +98,7 @@ static void run_gather(const cml_case *c)
         return;
     }
     const size_t in_elems = offset + (n - 1) * stride + 1;
-    float *d_in = cml_input(in_elems, 0);
+    float *d_in = every_bit_input(in_elems);
     float *d_out = cml_alloc(n);
     if (!d_in || !d_out)
         return;
