@@ -159,12 +159,12 @@ static void assert_made_local(const char *name, const char *why)
     snprintf(local, sizeof local, "'%s' made file-local", name);
     snprintf(defines, sizeof defines, "defines '%s'", name);
     ck_assert_msg(log_has(&attack, local, why) && !log_has(&attack, "link rule:", defines),
-                  "%.5000s", attack.log ? attack.log : "");
+                  "%.2000s", attack.log ? attack.log : "");
 }
 
 START_TEST(makes_a_c_linkage_kernel_file_local_instead_of_refusing_it)
 {
-    assert_made_local("getrandom", "no other file uses it");
+    assert_made_local("getauxval", "no other file uses it"); /* getrandom: cml_inputs.cu calls it */
 }
 END_TEST
 
