@@ -357,7 +357,7 @@ START_TEST(a_trace_made_ahead_is_the_one_judged)
     memset(ahead, 0, sizeof ahead);
     out.ntasks = 1, out.ran[0] = 1, out.tasks[0] = r; /* its findings: every case passed */
     cml_tech_lab lab = { &spec, env, &out };
-    cml_trace_ahead(&lab, 1, ahead);
+    cml_trace_ahead(&lab, 1, ahead, NULL);
     ck_assert_msg(ahead[0].key[0] && ahead[0].c[0].rc == 0 && ahead[0].c[0].tally.v[0] == 4000,
                   "rc %d, %g: %s", ahead[0].c[0].rc, ahead[0].c[0].tally.v[0],
                   ahead[0].c[0].failed.detail);
@@ -384,10 +384,10 @@ START_TEST(only_solved_tasks_are_traced_ahead)
     memset(ahead, 0, sizeof ahead);
     out.ntasks = 1, out.ran[0] = 1, out.tasks[0] = r;
     cml_tech_lab lab = { &spec, env, &out };
-    cml_trace_ahead(&lab, 1, ahead);
+    cml_trace_ahead(&lab, 1, ahead, NULL);
     ck_assert_str_eq(ahead[0].key, "");
     out.ran[0] = 0, out.tasks[0].found.faults = 0; /* passed, did not run here */
-    cml_trace_ahead(&lab, 1, ahead);
+    cml_trace_ahead(&lab, 1, ahead, NULL);
     trace_unset();
     ck_assert_str_eq(ahead[0].key, "");
 }

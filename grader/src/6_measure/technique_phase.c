@@ -157,8 +157,16 @@ static void trace_one(void *jobs, int i)
     cml_trace_collect(j->lab->spec, j->t, &j->lab->env, j->out);
 }
 
+/* How many trace runs go at once: CML_TRACE_JOBS, else 2. */
+static int trace_workers(void)
+{
+    const char *e = getenv("CML_TRACE_JOBS");
+    const int n = e ? atoi(e) : 0;
+    return n >= 1 && n <= 64 ? n : 2;
+}
+
 /* Contract in technique_phase.h. */
-void cml_trace_ahead(const cml_tech_lab *labs, int n, cml_trace_run *traced)
+void cml_trace_ahead(const cml_tech_lab *labs, int n, cml_trace_run *traced, FILE *progress)
 {
     trace_job jobs[CML_MAX_LABS * CML_MAX_TASKS];
     int m = 0;
@@ -173,5 +181,26 @@ void cml_trace_ahead(const cml_tech_lab *labs, int n, cml_trace_run *traced)
                 jobs[m++] = (trace_job){ &labs[l], ts, &traced[l * CML_MAX_TASKS + t] };
         }
     }
-    cml_parallel(m, 2, trace_one, jobs);
+    const double t0 = cml_now();
+    const int workers = trace_workers();
+    cml_parallel(m, workers, trace_one, jobs);
+    int runs = 0;
+    const char *one[3] = { NULL, NULL, NULL };
+    double wall[3] = { 0, 0, 0 };
+    for (int j = 0; j < m; j++) /* the three longest runs */
+        for (int k = 0; k < jobs[j].out->n; k++, runs++)
+            for (int r = 0; r < 3; r++)
+                if (!one[r] || jobs[j].out->c[k].wall_s > wall[r]) {
+                    memmove(&one[r + 1], &one[r], (size_t)(2 - r) * sizeof one[0]);
+                    memmove(&wall[r + 1], &wall[r], (size_t)(2 - r) * sizeof wall[0]);
+                    one[r] = jobs[j].out->c[k].one, wall[r] = jobs[j].out->c[k].wall_s;
+                    break;
+                }
+    if (!progress || !runs) /* where the phase's time goes, for whoever tunes it */
+        return;
+    fprintf(progress, "traces: %d runs of %d tasks in %.1f s (%d at a time), the longest",
+            runs, m, cml_now() - t0, workers);
+    for (int r = 0; r < 3 && one[r]; r++)
+        fprintf(progress, "%s %s %.1f s", r ? "," : "", one[r], wall[r]);
+    fprintf(progress, "\n");
 }

@@ -33,7 +33,8 @@ void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress);
  * the caller; a task without one keeps an empty key), two at a time. The pipeline runs it
  * beside the sanitizer phase's tools, under their hold of the GPU lock: a traced run measures
  * calls and bytes, nothing that sharing the GPU changes, so it costs the grading no GPU time of
- * its own. The technique phase finds them through each lab's env.traced (its row). */
-void cml_trace_ahead(const cml_tech_lab *labs, int n, cml_trace_run *traced);
+ * its own. The technique phase finds them through each lab's env.traced (its row). Says on
+ * progress (may be NULL) how long they took; CML_TRACE_JOBS=N runs N at a time. */
+void cml_trace_ahead(const cml_tech_lab *labs, int n, cml_trace_run *traced, FILE *progress);
 
 #endif /* CML_TECHNIQUE_PHASE_H */

@@ -60,6 +60,7 @@ typedef struct cml_trace_run {
         int rc;                /* 0: tally holds it; else failed says why */
         cml_trace_tally tally;
         cml_tech_result failed;
+        double wall_s;         /* the run's wall time: where a grading's time goes */
     } c[CML_MAX_TRACE_CASES];
 } cml_trace_run;
 

@@ -260,8 +260,11 @@ void cml_trace_collect(const cml_lab_spec *spec, const cml_task_spec *t,
         out->c[k].rc = rc;
         if (rc != 0)
             snprintf(failed->detail, sizeof failed->detail, "not checked (%.300s)", why);
-        else
+        else {
+            const double t0 = cml_now();
             out->c[k].rc = trace_exec(lib, one[k], env, &trace, failed);
+            out->c[k].wall_s = cml_now() - t0;
+        }
         if (out->c[k].rc == 0 &&
             cml_trace_tally_of(trace, nm, student, &out->c[k].tally, why, sizeof why) != 0) {
             out->c[k].rc = -1; /* a lab that reached done and left no whole trace */

@@ -29,12 +29,13 @@ typedef struct {
     const cml_tech_lab *labs;
     int n;
     cml_trace_run *traced;
+    FILE *progress;
 } traces_ahead;
 
 static void trace_ahead(void *arg)
 {
     traces_ahead *a = arg;
-    cml_trace_ahead(a->labs, a->n, a->traced);
+    cml_trace_ahead(a->labs, a->n, a->traced, a->progress);
 }
 
 /* After every lab's timed runs: the sanitizers on each lab's student binary, with the trace
@@ -52,7 +53,7 @@ static void sanitize_all(const cml_grade_opts *o, const lab_build *lb, const cml
         needed[i] = cml_sanitizers_needed(g->labs[i].spec, o->student_bin ? NULL
                                           : lb[i].student.ev_dir, lb[i].student.ev_digest);
     }
-    traces_ahead a = { labs, g->nlabs, traced };
+    traces_ahead a = { labs, g->nlabs, traced, ro->progress };
     cml_beside beside = { trace_ahead, &a };
     cml_sanitize_phase(g, bins, needed, ro, traced && (g->have_gpu || o->student_bin) ? &beside
                                                                                       : NULL);
