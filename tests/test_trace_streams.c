@@ -177,6 +177,60 @@ START_TEST(the_check_fails_a_private_stream_and_passes_a_joined_one)
 }
 END_TEST
 
+/* prefetches (7.1's port: page faults move the data): every prefetch or discard call of the
+ * student's, whatever its stream or form, inside a call or not; the harness's are not, and
+ * advice (no prefetch line) is not one. */
+START_TEST(the_students_prefetches_are_counted)
+{
+    off(OPEN LAUNCH(33, "0x5000", 13) CLOSE);
+    ck_assert(tally.v[CML_TRACE_PREFETCHES] == 0);
+    off(OPEN PREFETCH(30, "0x5000", 13) LAUNCH(33, "0x5000", 13) PREFETCH(34, "0x7000", 21)
+        CLOSE);
+    ck_assert(tally.v[CML_TRACE_PREFETCHES] == 2);
+    ck_assert_str_eq(tally.first[CML_TRACE_PREFETCHES],
+                     "cuMemPrefetchAsync_v2 in _Z6portedPfi");
+    /* the batch form, before the first window (a helper called from um_alloc, say) */
+    off("cml-trace 1\n"
+        "api drv cuMemPrefetchBatchAsync corr=5 frames=2010,3030,1030\n"
+        "prefetch stream=0x5000 ptsz=0 corr=5 op=cuMemPrefetchBatchAsync sid=13\n"
+        "api drv cuProfilerStart corr=20 frames=3010,1010\n" CLOSE);
+    ck_assert(tally.v[CML_TRACE_PREFETCHES] == 1);
+    /* the harness's own prefetch (its frames only) and a student's advice */
+    off(OPEN "api drv cuMemPrefetchAsync_v2 corr=30 frames=3030,1030\n"
+        "prefetch stream=0x5000 ptsz=0 corr=30 op=cuMemPrefetchAsync_v2 sid=13\n"
+        "api drv cuMemAdvise_v2 corr=31 frames=2010,3030,1030\n" LAUNCH(33, "0x5000", 13)
+        CLOSE);
+    ck_assert(tally.v[CML_TRACE_PREFETCHES] == 0);
+}
+END_TEST
+
+/* The whole check as 7.1 has it: a port that prefetches fails, one that does not passes. */
+START_TEST(the_check_fails_a_port_that_prefetches)
+{
+    setenv("CML_SANDBOX", "off", 1);
+    cml_mkdirs(in_dir("lib"));
+    put("lib/libcml-trace.so", "not loaded by the fake lab", 0);
+    setenv("CML_TRACE_LIB", in_dir("lib/libcml-trace.so"), 1);
+    put("nm.txt", NM_TEXT, 0);
+    char nm[CML_PATH + 32];
+    snprintf(nm, sizeof nm, "#!/bin/sh\nexec cat '%s'\n", in_dir("nm.txt"));
+    put("nm", nm, 1);
+    setenv("CML_NM", in_dir("nm"), 1);
+    put("ev/k.cu.symbols", SYMBOLS, 0);
+    put("trace.txt", OPEN PREFETCH(30, "0x5000", 13) LAUNCH(33, "0x5000", 13) CLOSE, 0);
+    setenv("FAKE_TRACE", in_dir("trace.txt"), 1);
+    env.bin = test_path("build/fake_lab");
+    grade("trace prefetches 0 page faults move the data\nncu_case n=256", "passed");
+    assert_check(0, CML_TECH_FAILED, "prefetches = 1 > limit 0");
+    assert_check(0, CML_TECH_FAILED, "first cuMemPrefetchAsync_v2 in _Z6portedPfi");
+    put("trace.txt", OPEN LAUNCH(33, "0x5000", 13) CLOSE, 0);
+    env.seed++; /* a new run */
+    grade("trace prefetches 0 page faults move the data\nncu_case n=256", "passed");
+    unsetenv("CML_TRACE_LIB"), unsetenv("CML_NM"), unsetenv("FAKE_TRACE");
+    assert_check(0, CML_TECH_PASSED, "prefetches = 0 <= 0");
+}
+END_TEST
+
 /* Contract in suites.h. */
 void technique_trace_streams_add(Suite *s)
 {
@@ -190,5 +244,7 @@ void technique_trace_streams_add(Suite *s)
     tcase_add_test(tc, copies_memsets_and_kernels_by_their_stream);
     tcase_add_test(tc, ops_outside_a_call_or_of_the_harness_are_not_counted);
     tcase_add_test(tc, the_check_fails_a_private_stream_and_passes_a_joined_one);
+    tcase_add_test(tc, the_students_prefetches_are_counted);
+    tcase_add_test(tc, the_check_fails_a_port_that_prefetches);
     suite_add_tcase(s, tc);
 }

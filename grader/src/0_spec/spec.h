@@ -39,10 +39,10 @@ void cml_case_arg(const cml_task_spec *t, const char *params, int timed, char *b
 enum cml_trace_measure { CML_TRACE_COPY, CML_TRACE_HTOD, CML_TRACE_DTOH, CML_TRACE_ALLOC,
                          CML_TRACE_ALLOC_DEVICE, CML_TRACE_LAUNCHES_PER_CALL,
                          CML_TRACE_OFF_STREAM, CML_TRACE_SYMBOLS, CML_TRACE_UNLIKE_CHECKED,
-                         CML_TRACE_OPS_OFF_STREAM, CML_TRACE_NMEASURES };
+                         CML_TRACE_OPS_OFF_STREAM, CML_TRACE_PREFETCHES, CML_TRACE_NMEASURES };
 /* The measure named `name` ("copy_bytes", "copy_htod", "copy_dtoh", "alloc_unmanaged",
  * "alloc_device", "launches_per_call", "launches_not_on_stream", "device_symbol_bytes",
- * "calls_unlike_checked", "ops_not_on_stream"), or -1. */
+ * "calls_unlike_checked", "ops_not_on_stream", "prefetches"), or -1. */
 int cml_trace_measure_of(const char *name);
 /* The value of parameter `name` in a case's text ("n=4194304,passes=3": n is 4194304) into
  * *v; 0, or -1 when the case has no such parameter (spec_technique.c). */

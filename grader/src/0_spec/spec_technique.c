@@ -222,7 +222,7 @@ int cml_trace_measure_of(const char *name)
     static const char *const NAMES[CML_TRACE_NMEASURES] = {"copy_bytes", "copy_htod",
         "copy_dtoh", "alloc_unmanaged", "alloc_device", "launches_per_call",
         "launches_not_on_stream", "device_symbol_bytes", "calls_unlike_checked",
-        "ops_not_on_stream"};
+        "ops_not_on_stream", "prefetches"};
     for (int i = 0; name && i < CML_TRACE_NMEASURES; i++)
         if (strcmp(name, NAMES[i]) == 0)
             return i;
@@ -241,7 +241,7 @@ int spec_trace(spec_parser *p, char *args)
         return spec_fail(p, "'trace': '%s' is not a measure (copy_bytes, copy_htod, copy_dtoh, "
                          "alloc_unmanaged, alloc_device, launches_per_call, "
                          "launches_not_on_stream, device_symbol_bytes, calls_unlike_checked, "
-                         "ops_not_on_stream)",
+                         "ops_not_on_stream, prefetches)",
                          metric);
     if (value_range(p, "trace", spec_word(&args), c) != 0)
         return -1;

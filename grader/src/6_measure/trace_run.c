@@ -179,7 +179,8 @@ static void judge(const cml_tech_spec *c, const cml_trace_tally *t, const char *
     out->state = fails ? CML_TECH_FAILED : CML_TECH_PASSED;
     /* launches are counted, the rest are bytes; a structure measure says what it counted */
     const int launches = m == CML_TRACE_LAUNCHES_PER_CALL || m == CML_TRACE_OFF_STREAM ||
-                         m == CML_TRACE_UNLIKE_CHECKED || m == CML_TRACE_OPS_OFF_STREAM;
+                         m == CML_TRACE_UNLIKE_CHECKED || m == CML_TRACE_OPS_OFF_STREAM ||
+                         m == CML_TRACE_PREFETCHES;
     if (m == CML_TRACE_UNLIKE_CHECKED)
         snprintf(over, sizeof over, "of %d warm-up and timed call%s of the task's function, "
                  "each held to the checked call", t->later_calls,
@@ -190,6 +191,9 @@ static void judge(const cml_tech_spec *c, const cml_trace_tally *t, const char *
     else if (m == CML_TRACE_OPS_OFF_STREAM)
         snprintf(over, sizeof over, "kernels, copies, memsets and prefetches your code "
                  "enqueued off the stream it was given and never joined back to it");
+    else if (m == CML_TRACE_PREFETCHES)
+        snprintf(over, sizeof over, "prefetch calls of your code (cudaMemPrefetchAsync, its "
+                 "batch and discard forms)");
     else if (m == CML_TRACE_SYMBOLS)
         snprintf(over, sizeof over, "__device__ variables in your code's PTX");
     else

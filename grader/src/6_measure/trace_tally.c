@@ -289,10 +289,10 @@ int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
     /* then what the copy engines and the allocator did for them (and each call's bytes) */
     for (const char *p = trace; rc == 0 && p < end; p += strcspn(p, "\n"), p += *p == '\n') {
         int copy = strncmp(p, "memcpy ", 7) == 0, mem = strncmp(p, "memory ", 7) == 0;
-        const int set = strncmp(p, "memset ", 7) == 0;
+        const int set = strncmp(p, "memset ", 7) == 0, pre = strncmp(p, "prefetch ", 9) == 0;
         unsigned corr = (unsigned)field(p, "corr");
         unsigned long long kind = field(p, "kind"), bytes = field(p, "bytes");
-        if ((!copy && !mem && !set) || corr == 0) /* corr 0: a __device__ variable's, at load */
+        if ((!copy && !mem && !set && !pre) || corr == 0) /* corr 0: a __device__ variable's */
             continue;
         const call *c = find_call(calls, ncalls, corr);
         char unseen[80];
@@ -300,6 +300,10 @@ int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
         const char *what = c ? c->what : unseen;
         if (c && !c->student) /* seen, and not the student's: the harness's */
             continue;
+        if (pre) { /* a prefetch, its batch or discard form: pages moved by a call (issue 44) */
+            add(t, CML_TRACE_PREFETCHES, 1, what);
+            continue;
+        }
         if (copy || set)
             cml_shape_bytes(&cs, window_of(&w, corr), set ? -1 : (int)kind, bytes);
         if (copy) {
