@@ -242,6 +242,17 @@ START_TEST(device_variables_are_counted_from_the_ptx)
         "{\n\tld.global.nc.f32 %f1, [%rd4];\n\tst.global.f32 [%rd5], %f2;\n}\n";
     ck_assert(cml_ptx_global_bytes(honest, first, sizeof first) == 0);
     ck_assert_str_eq(first, "");
+    /* a kernel that takes memory from the device heap (malloc, operator new) */
+    const char *heap = ".extern .func  (.param .b64 func_retval0) malloc\n(\n"
+        "\t.param .b64 malloc_param_0\n)\n;\n.extern .func free\n(\n\t.param .b64 p\n)\n;\n"
+        ".visible .entry _Z6cachedPfPKf(\n\t.param .u64 p0\n)\n{\n}\n";
+    ck_assert(cml_ptx_global_bytes(heap, first, sizeof first) == 8388608);
+    ck_assert_str_eq(first, "malloc in device code: the device heap (8388608 bytes)");
+    ck_assert(cml_ptx_global_bytes(".extern .func  (.param .b64 func_retval0) _Znwm(\n", first,
+                                   sizeof first) == 8388608);
+    /* a function merely named like one, and a call of printf (vprintf): no heap */
+    ck_assert(cml_ptx_global_bytes(".extern .func  (.param .b32 func_retval0) vprintf\n(\n"
+                                   ".visible .func mallocish(\n", first, sizeof first) == 0);
 }
 END_TEST
 

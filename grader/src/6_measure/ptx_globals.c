@@ -67,6 +67,32 @@ static double declared(const char *p, char *name, size_t nlen)
     return global && size > 0 && name[0] ? size * vec * elems : 0;
 }
 
+/* The device heap (issue 44, red team round 3: a 6.1 that cached x in memory a kernel took
+ * with malloc passed "no device buffers"): a module whose code calls the device allocator
+ * declares it, `.extern .func (.param .b64 func_retval0) malloc` (operator new, the aligned
+ * form and the device runtime's cudaMalloc alike). Such a module can hold cudaLimitMallocHeapSize
+ * bytes, 8 MiB unless the host raised it: counted as that much __device__ memory. The name
+ * into name; 0 when the line declares none of them. */
+#define DEVICE_HEAP_BYTES (8.0 * 1024 * 1024)
+static double heap_declared(const char *p, char *name, size_t nlen)
+{
+    static const char *const ALLOC[] = {"malloc", "_Znwm", "_Znam", "_ZnwmSt11align_val_t",
+                                        "__nv_aligned_device_malloc", "cudaMalloc"};
+    const size_t len = strcspn(p, "\n");
+    if (strncmp(p, ".extern", 7) != 0 || !strstr(p, ".func") || strstr(p, ".func") > p + len)
+        return 0;
+    for (size_t k = 0; k < sizeof ALLOC / sizeof *ALLOC; k++) {
+        const size_t n = strlen(ALLOC[k]);
+        for (const char *q = p + 1; q + n <= p + len; q++)
+            if (strncmp(q, ALLOC[k], n) == 0 && (q[-1] == ' ' || q[-1] == ')' || q[-1] == '\t') &&
+                (q + n == p + len || q[n] == ' ' || q[n] == '(' || q[n] == '\t')) {
+                snprintf(name, nlen, "%s in device code: the device heap", ALLOC[k]);
+                return DEVICE_HEAP_BYTES;
+            }
+    }
+    return 0;
+}
+
 /* Contract in technique_run.h. */
 double cml_ptx_global_bytes(const char *ptx, char *first, size_t flen)
 {
@@ -78,6 +104,8 @@ double cml_ptx_global_bytes(const char *ptx, char *first, size_t flen)
             continue;
         char name[160] = "";
         double b = declared(p, name, sizeof name);
+        if (b == 0)
+            b = heap_declared(p, name, sizeof name);
         if (b > 0 && total == 0 && flen)
             snprintf(first, flen, "%s (%.0f bytes)", name, b);
         total += b;
