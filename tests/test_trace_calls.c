@@ -193,6 +193,63 @@ START_TEST(untimed_runs_and_long_runs_are_read)
 }
 END_TEST
 
+/* A 7.2-shaped call: `prefetches` prefetches of the student's, `advice` cuMemAdvise calls, one
+ * kernel (the window, the marker when checked, as call() writes them). */
+static void placing_call(int checked, int prefetches, int advice)
+{
+    const size_t at = used;
+    call(checked, 0, 0, 1, 4);
+    used = at + (size_t)(strstr(text + at, "api drv cuProfilerStop") - (text + at));
+    for (int i = 0; i < prefetches; i++) {
+        ++corr;
+        used += (size_t)snprintf(text + used, sizeof text - used,
+            "api drv cuMemPrefetchAsync_v2 corr=%u frames=2010,3030\n"
+            "prefetch stream=0x5000 ptsz=0 corr=%u op=cuMemPrefetchAsync_v2 sid=13\n", corr, corr);
+    }
+    for (int i = 0; i < advice; i++) {
+        ++corr;
+        used += (size_t)snprintf(text + used, sizeof text - used,
+                                 "api drv cuMemAdvise_v2 corr=%u frames=2010,3030\n", corr);
+    }
+    used += (size_t)snprintf(text + used, sizeof text - used,
+                             "api drv cuProfilerStop corr=%u frames=3040,1040\n", ++corr);
+}
+
+/* Placement: a timed call that advises (or prefetches) beyond its checked call moves its data
+ * elsewhere (a 7.2 timing 7.3's recipe) and fails; the same placement every call passes, and
+ * fewer (advice given once, then cached) passes. */
+START_TEST(timed_calls_that_place_memory_otherwise_fail)
+{
+    begin();
+    placing_call(1, 4, 0);
+    for (int i = 0; i < 5; i++)
+        placing_call(0, 4, 0);
+    ck_assert_msg(tally_end() == 0, "%s", why);
+    ck_assert(UNLIKE == 0);
+    begin(); /* advice from the first timed call on */
+    placing_call(1, 4, 0);
+    for (int i = 0; i < 5; i++)
+        placing_call(0, 4, i == 0 ? 2 : 0);
+    ck_assert_msg(tally_end() == 0, "%s", why);
+    ck_assert(UNLIKE == 1);
+    ck_assert_str_eq(tally.first[CML_TRACE_UNLIKE_CHECKED], "call 1 after the checked one made "
+                     "2 x cuMemAdvise_v2, the checked call 0: memory placed otherwise than where "
+                     "the checked call put it");
+    begin(); /* an extra prefetch in every timed call */
+    placing_call(1, 3, 0);
+    for (int i = 0; i < 3; i++)
+        placing_call(0, 4, 0);
+    ck_assert_msg(tally_end() == 0, "%s", why);
+    ck_assert(UNLIKE == 3);
+    begin(); /* advised in every call, or in the checked one only */
+    placing_call(1, 2, 1);
+    for (int i = 0; i < 3; i++)
+        placing_call(0, 2, i == 0);
+    ck_assert_msg(tally_end() == 0, "%s", why);
+    ck_assert(UNLIKE == 0);
+}
+END_TEST
+
 START_TEST(the_measure_is_read_by_the_spec)
 {
     ck_assert_msg(load(HEAD TASK "trace calls_unlike_checked 0 every call\ntechnique 1\n") == 0,
@@ -213,5 +270,6 @@ void technique_trace_calls_add(Suite *s)
     tcase_add_test(tc, honest_differences_pass);
     tcase_add_test(tc, untimed_runs_and_long_runs_are_read);
     tcase_add_test(tc, the_measure_is_read_by_the_spec);
+    tcase_add_test(tc, timed_calls_that_place_memory_otherwise_fail);
     suite_add_tcase(s, tc);
 }

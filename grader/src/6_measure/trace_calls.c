@@ -14,7 +14,13 @@
  * cudaMemcpyToSymbol of a small table; a lazily built graph's nodes are the same copies) is
  * below the slack, while the lesson's copies are the case's arrays. A one-time
  * kernel launched only in the first call does fail: the trace cannot tell it from a decoy, and
- * the sheets ask each call to do its work. No GPU here: tests/test_trace_calls.c. */
+ * the sheets ask each call to do its work. One thing a later call may not do more of: place
+ * memory. Advice or a prefetch that the checked call did not make changes where the timed
+ * calls find their data, and so their time, without another kernel or byte (issue 44, red team
+ * round 3: a 7.2 that advised C to stay on the host after its checked call timed 7.3's recipe,
+ * 0.38x the reference). A later call makes at most the checked call's advice and prefetch calls
+ * of each name; fewer (a cache of advice given once) is its own affair. No GPU here:
+ * tests/test_trace_calls.c. */
 #include "trace_calls.h"
 #include "util.h"
 
@@ -37,6 +43,9 @@ void cml_shapes_free(cml_call_shapes *cs)
         for (int k = 0; k < cs->s[i].nkernels; k++)
             free(cs->s[i].kernels[k]);
         free(cs->s[i].kernels);
+        for (int k = 0; k < cs->s[i].nplaced; k++)
+            free(cs->s[i].placed[k]);
+        free(cs->s[i].placed);
     }
     free(cs->s);
     memset(cs, 0, sizeof *cs);
@@ -75,6 +84,23 @@ int cml_shape_kernel(cml_call_shapes *cs, int w, const char *line)
     return 0;
 }
 
+int cml_shape_placement(cml_call_shapes *cs, int w, const char *name)
+{
+    if (w < 0 || w >= cs->n || (strncmp(name, "cuMemAdvise", 11) != 0 &&
+                                strncmp(name, "cuMemPrefetch", 13) != 0 &&
+                                strncmp(name, "cuMemDiscard", 12) != 0))
+        return 0;
+    cml_call_shape *s = &cs->s[w];
+    char **k = cml_grow(s->placed, s->nplaced, sizeof *k);
+    if (!k || !(k[s->nplaced] = strdup(name))) {
+        s->placed = k;
+        return -1;
+    }
+    s->placed = k;
+    s->nplaced++;
+    return 0;
+}
+
 void cml_shape_bytes(cml_call_shapes *cs, int w, int kind, unsigned long long bytes)
 {
     if (w < 0 || w >= cs->n)
@@ -92,7 +118,17 @@ static int count_of(const cml_call_shape *s, const char *k)
     return c;
 }
 
-/* What later call s lacks of checked call c, in words into why (capped); 1 when it lacks any. */
+/* How many of s's placement calls are named p. */
+static int placed_of(const cml_call_shape *s, const char *p)
+{
+    int c = 0;
+    for (int i = 0; i < s->nplaced; i++)
+        c += strcmp(s->placed[i], p) == 0;
+    return c;
+}
+
+/* What later call s lacks of checked call c, or the memory it places beyond c's, in words into
+ * why (capped); 1 when it differs so. */
 static int lacks(const cml_call_shape *c, const cml_call_shape *s, char *why, size_t len)
 {
     for (int i = 0; i < c->nkernels; i++) {
@@ -100,6 +136,14 @@ static int lacks(const cml_call_shape *c, const cml_call_shape *s, char *why, si
         if (got < want) {
             snprintf(why, len, "ran %d of the checked call's %d x %.90s", got, want,
                      c->kernels[i]);
+            return 1;
+        }
+    }
+    for (int i = 0; i < s->nplaced; i++) {
+        const int got = placed_of(s, s->placed[i]), want = placed_of(c, s->placed[i]);
+        if (got > want) {
+            snprintf(why, len, "made %d x %.60s, the checked call %d: memory placed otherwise "
+                     "than where the checked call put it", got, s->placed[i], want);
             return 1;
         }
     }

@@ -13,6 +13,8 @@ typedef struct {
     char **kernels;
     int nkernels;
     unsigned long long in, out, other; /* host to device, device to host, the rest + memsets */
+    char **placed;                     /* the student's advice and prefetch calls, by name */
+    int nplaced;
 } cml_call_shape;
 
 typedef struct {
@@ -25,9 +27,13 @@ int cml_shapes_init(cml_call_shapes *cs, int n);
 void cml_shapes_free(cml_call_shapes *cs);
 /* A kernel line of the trace (the `kernel` record's fields) into call w. 0, or -1 (memory). */
 int cml_shape_kernel(cml_call_shapes *cs, int w, const char *kernel_line);
+/* A call of the student's that places managed memory (cuMemAdvise*, cuMemPrefetch*,
+ * cuMemDiscard*: `name`) in call w. 0, or -1 (memory); 0 and nothing kept for another name. */
+int cml_shape_placement(cml_call_shapes *cs, int w, const char *name);
 /* Bytes a copy (kind: CUPTI's copy kind, 1 in, 2 out) or a memset (kind -1) moved in call w. */
 void cml_shape_bytes(cml_call_shapes *cs, int w, int kind, unsigned long long bytes);
-/* The measure: every call that is not checked[i] is held to the last checked call before it;
+/* The measure: every call that is not checked[i] is held to the last checked call before it
+ * (its kernels and bytes at least; its placement calls at most, by name);
  * into t->v[CML_TRACE_UNLIKE_CHECKED] the number that did less, t->first[...] the first. */
 void cml_shapes_judge(const cml_call_shapes *cs, const int *checked, cml_trace_tally *t);
 

@@ -318,6 +318,18 @@ int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
                 add(t, CML_TRACE_ALLOC_DEVICE, bytes, what);
         }
     }
+    /* the student's advice and prefetch calls, window by window (calls_unlike_checked) */
+    for (const char *p = trace; rc == 0 && p < end; p += strcspn(p, "\n"), p += *p == '\n') {
+        char name[80];
+        if (strncmp(p, "api drv ", 8) != 0 || sscanf(p + 8, "%79s", name) != 1)
+            continue;
+        const unsigned corr = (unsigned)field(p, "corr");
+        const call *c = find_call(calls, ncalls, corr);
+        if (c && c->student && cml_shape_placement(&cs, window_of(&w, corr), name) != 0) {
+            snprintf(why, wlen, "out of memory reading the trace");
+            rc = -1;
+        }
+    }
     calls_ctx x = {calls, ncalls};
     if (rc == 0 && (structure(trace, end, calls, ncalls, names, nn, &w, &cs, t) != 0 ||
                     cml_ops_off_stream(trace, end, w.start, w.stop, w.n, mine, &x, t) != 0)) {
