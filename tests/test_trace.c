@@ -162,6 +162,30 @@ START_TEST(fused_passes_are_one_launch_per_call)
 }
 END_TEST
 
+/* A pass is a pass's work (issue 44, red team round 3): the passes fused into one 14 ms kernel
+ * beside two empty ones (4 us) are one pass's share; three passes of 14 ms each, or of 14, 12
+ * and 13 ms with a 1 ms helper beside them, are three. */
+#define TIMED_LAUNCH(corr, ns)                                                               \
+    "api drv cuLaunchKernel corr=" #corr " frames=2010,3030,1030\n"                          \
+    "launch stream=0x5000 ptsz=0 grid=4096,1,1 block=256,1,1 smem=0 corr=" #corr            \
+    " fn=_Z6portedPfi\n"                                                                     \
+    "kernel grid=4096,1,1 block=256,1,1 smem=0 static=0 corr=" #corr " graph=0 stream=13 "   \
+    "ns=" #ns " name=_Z6portedPfi\n"
+START_TEST(a_launch_counts_when_it_does_a_passs_work)
+{
+    ck_assert_int_eq(tally_of(WINDOW_OPEN TIMED_LAUNCH(22, 14000000) TIMED_LAUNCH(23, 4000)
+                              TIMED_LAUNCH(24, 4000) WINDOW_CLOSE), 0);
+    ck_assert(tally.v[CML_TRACE_LAUNCHES_PER_CALL] == 1);
+    ck_assert_int_eq(tally_of(WINDOW_OPEN TIMED_LAUNCH(22, 14000000) TIMED_LAUNCH(23, 14000000)
+                              TIMED_LAUNCH(24, 14000000) WINDOW_CLOSE), 0);
+    ck_assert(tally.v[CML_TRACE_LAUNCHES_PER_CALL] == 3);
+    ck_assert_int_eq(tally_of(WINDOW_OPEN TIMED_LAUNCH(22, 14000000) TIMED_LAUNCH(23, 1000000)
+                              TIMED_LAUNCH(24, 12000000) TIMED_LAUNCH(25, 13000000)
+                              WINDOW_CLOSE), 0);
+    ck_assert(tally.v[CML_TRACE_LAUNCHES_PER_CALL] == 3);
+}
+END_TEST
+
 /* The passes written differently: captured into a graph of the student's and launched once on
  * the harness's stream (three kernels ran from one cuGraphLaunch), or a graph the harness
  * launched (lab 06's capture: the kernels are the student's by name). Launches outside the
@@ -449,6 +473,7 @@ void technique_trace_add(Suite *s)
     tcase_add_test(tc, a_trace_that_is_not_whole_is_refused);
     tcase_add_test(tc, trace_lines_are_read_by_the_spec);
     tcase_add_test(tc, fused_passes_are_one_launch_per_call);
+    tcase_add_test(tc, a_launch_counts_when_it_does_a_passs_work);
     tcase_add_test(tc, a_graph_of_passes_counts_its_kernels);
     tcase_add_test(tc, launches_off_the_harness_stream_are_counted);
     tcase_add_test(tc, device_allocations_of_the_student_are_counted);

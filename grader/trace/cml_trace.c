@@ -30,7 +30,7 @@
  *   event wait ev=E stream=S corr=C sid=I           stream made to wait for one: how work
  *                                                   on another stream joins the harness's
  *                                                   (6_measure/trace_streams.c)
- *   kernel grid=X,Y,Z block=X,Y,Z smem=B static=B corr=C graph=G stream=I name=NAME
+ *   kernel grid=X,Y,Z block=X,Y,Z smem=B static=B corr=C graph=G stream=I ns=T name=NAME
  *                                                   a kernel that ran (CUPTI activity), by the
  *                                                   call that launched it (a graph's kernels by
  *                                                   its cuGraphLaunch)
@@ -265,9 +265,10 @@ static void record(const CUpti_Activity *r)
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
         const CUpti_ActivityKernel10 *k = (const void *)r;
         emit("kernel grid=%d,%d,%d block=%d,%d,%d smem=%d static=%d corr=%u graph=%u stream=%u "
-             "name=%s\n", k->gridX, k->gridY, k->gridZ, k->blockX, k->blockY, k->blockZ,
+             "ns=%llu name=%s\n", k->gridX, k->gridY, k->gridZ, k->blockX, k->blockY, k->blockZ,
              k->dynamicSharedMemory, k->staticSharedMemory, k->correlationId, k->graphId,
-             k->streamId, k->name ? k->name : "-");
+             k->streamId, (unsigned long long)(k->end > k->start ? k->end - k->start : 0),
+             k->name ? k->name : "-");
         break;
     }
     default:

@@ -11,6 +11,7 @@
  * ran ("name grid=X,Y,Z block=X,Y,Z smem=B", one each) and the bytes copied by direction. */
 typedef struct {
     char **kernels;
+    unsigned long long *ns; /* each kernel's run time (CUPTI's end - start; 0: not recorded) */
     int nkernels;
     unsigned long long in, out, other; /* host to device, device to host, the rest + memsets */
     char **placed;                     /* the student's advice and prefetch calls, by name */
@@ -32,6 +33,10 @@ int cml_shape_kernel(cml_call_shapes *cs, int w, const char *kernel_line);
 int cml_shape_placement(cml_call_shapes *cs, int w, const char *name);
 /* Bytes a copy (kind: CUPTI's copy kind, 1 in, 2 out) or a memset (kind -1) moved in call w. */
 void cml_shape_bytes(cml_call_shapes *cs, int w, int kind, unsigned long long bytes);
+/* launches_per_call's count: the kernels of the checked calls that each ran at least an eighth
+ * of their call's longest kernel, a pass's share of the work (all of them when no run time was
+ * recorded). */
+int cml_shapes_pass_kernels(const cml_call_shapes *cs, const int *checked);
 /* The measure: every call that is not checked[i] is held to the last checked call before it
  * (its kernels and bytes at least; its placement calls at most, by name);
  * into t->v[CML_TRACE_UNLIKE_CHECKED] the number that did less, t->first[...] the first. */

@@ -186,8 +186,8 @@ static void judge(const cml_tech_spec *c, const cml_trace_tally *t, const char *
                  "each held to the checked call", t->later_calls,
                  t->later_calls == 1 ? "" : "s");
     else if (m == CML_TRACE_LAUNCHES_PER_CALL)
-        snprintf(over, sizeof over, "kernels that ran from your code's launches, over %d "
-                 "call%s of the task's function", t->windows, t->windows == 1 ? "" : "s");
+        snprintf(over, sizeof over, "your kernels that each ran 1/8 of their call's longest "
+                 "or more, over %d call%s", t->windows, t->windows == 1 ? "" : "s");
     else if (m == CML_TRACE_OPS_OFF_STREAM)
         snprintf(over, sizeof over, "kernels, copies, memsets and prefetches your code "
                  "enqueued off the stream it was given and never joined back to it");
