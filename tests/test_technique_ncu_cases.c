@@ -65,6 +65,25 @@ START_TEST(ncu_check_passes_when_every_case_is_within)
 }
 END_TEST
 
+/* A limit scaled by each case's n (issue 44, red team round 3: float4 where ncu profiled 2^20
+ * floats, float2 at the timed 2^26): 0.009765625*n is 10240 at 2^20 and 655360 at 2^26. */
+START_TEST(ncu_bounds_scale_with_each_case)
+{
+    per_case_ncu("8192", "1048576", "0", "0");
+    grade("ncu copyVec m.sum 0.009765625*n global-load requests\nncu_case n=1048576\n"
+          "ncu_case n=67108864", "passed");
+    assert_check(0, CML_TECH_FAILED, "m.sum = 1048576 > limit 655360 over 1 launch of kernels "
+                 "matching copyVec (case 1.1,n=67108864; nearest its limit of the task's cases "
+                 "8192, 1048576)");
+    per_case_ncu("8193", "524290", "0", "0");
+    grade("ncu copyVec m.sum 0.009765625*n global-load requests\nncu_case n=1048576\n"
+          "ncu_case n=67108864", "passed");
+    assert_check(0, CML_TECH_PASSED, "m.sum = 8193 <= 10240 over 1 launch of kernels "
+                 "matching copyVec (case 1.1,n=1048576; nearest its limit of the task's cases "
+                 "8193, 524290)");
+}
+END_TEST
+
 /* A case whose window holds no copyVec (the marker ran: the case did) fails, naming it: the
  * kernel was not launched at that case. */
 START_TEST(ncu_case_without_the_kernel_fails)
@@ -126,7 +145,8 @@ END_TEST
 /* At most CML_MAX_NCU_CASES lines; the sheet's contract names every case. */
 START_TEST(ncu_cases_are_bounded_and_shown)
 {
-    rejected(HEAD TASK CHECK CASES "\nncu_case n=7\ntechnique 1\n", "too many 'ncu_case'");
+    rejected(HEAD TASK CHECK CASES "\nncu_case n=7\nncu_case n=8\ntechnique 1\n",
+             "too many 'ncu_case'");
     ck_assert_msg(load(HEAD TASK CHECK CASES "\ntechnique 1\n") == 0, "%s", err);
     ck_assert_str_eq(spec.tasks[0].ncu_case, "n=1048576");
     ck_assert_int_eq(spec.tasks[0].nncu_also, 3);
@@ -142,6 +162,7 @@ void technique_ncu_cases_add(Suite *s)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, ncu_check_holds_at_every_ncu_case);
     tcase_add_test(tc, ncu_check_passes_when_every_case_is_within);
+    tcase_add_test(tc, ncu_bounds_scale_with_each_case);
     tcase_add_test(tc, ncu_case_without_the_kernel_fails);
     tcase_add_test(tc, ncu_counts_only_the_kernel_of_that_exact_name);
     tcase_add_test(tc, ncu_cases_share_the_labs_run);

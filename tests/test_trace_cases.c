@@ -120,11 +120,17 @@ START_TEST(trace_cases_and_scaled_bounds_are_read_by_the_spec)
     ck_assert_int_eq(cml_tech_bounds_at(&t->tech[1], "n=1024,passes=3,time", &lo, &hi), 0);
     ck_assert(lo == 3 && hi == HUGE_VAL);
     ck_assert_int_eq(cml_tech_bounds_at(&t->tech[1], "n=1024", &lo, &hi), -1);
-    /* every traced case must have the parameter; an ncu bound never scales */
+    /* every traced case must have the parameter, and every profiled case an ncu bound's */
     rejected(HEAD TASK "trace copy_htod 8*n.. in\ntrace_case n=4,passes=2\nncu_case offset=1\n"
              "technique 1\n", "lacks");
     rejected(HEAD TASK "trace copy_htod 8*.. in\ntechnique 1\n", "<number>*<case parameter>");
-    rejected(HEAD TASK "ncu * m.sum 8*n.. x\ntechnique 1\n", "ncu's minimum");
+    rejected(HEAD TASK "ncu * m.sum 0.5*n x\nncu_case n=8\nncu_case offset=1\ntechnique 1\n",
+             "lacks");
+    ck_assert_msg(load(HEAD TASK "ncu * m.sum 0.5*n x\nncu_case n=8\nncu_case n=16,offset=1\n"
+                       "technique 1\n") == 0, "%s", err);
+    ck_assert_int_eq(cml_tech_bounds_at(&spec.tasks[0].tech[0], "4.1,n=16,offset=1", &lo, &hi),
+                     0);
+    ck_assert(hi == 8);
     rejected(HEAD TASK "trace copy_htod 0 in\ntrace_case n=4 time\ntechnique 1\n",
              "drop 'time'");
     rejected(HEAD TASK "trace copy_htod 0 in\ntrace_case n=1\ntrace_case n=2\ntrace_case n=3\n"

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+
 /* Appends to buf (len bytes, NUL-terminated), truncating; what fits is kept. */
 static void put(char *buf, size_t len, const char *fmt, ...)
 {
@@ -31,6 +32,21 @@ static void put_range(char *buf, size_t len, double min, double max)
         put(buf, len, "at least %.15g", min);
     else
         put(buf, len, "at most %.15g", max);
+}
+
+/* c's range, scaled bounds as "at least 8 x n" (issue 44: trace and ncu checks alike). */
+static void put_bounds(char *buf, size_t len, const cml_tech_spec *c)
+{
+    if (!c->min_per[0] && !c->max_per[0]) {
+        put_range(buf, len, c->min, c->max);
+        return;
+    }
+    if (c->min > -1e300)
+        put(buf, len, "%s%.15g%s%s", c->max < 1e300 ? "" : "at least ", c->min,
+            c->min_per[0] ? " x " : "", c->min_per);
+    if (c->max < 1e300)
+        put(buf, len, "%s%.15g%s%s", c->min > -1e300 ? " to " : "at most ", c->max,
+            c->max_per[0] ? " x " : "", c->max_per);
 }
 
 static void put_inputs(char *buf, size_t len, const cml_task_spec *t)
@@ -64,7 +80,7 @@ static void put_check(char *buf, size_t len, const cml_tech_spec *c)
     case CML_TECH_NCU:
         put(buf, len, "  - measured by ncu on %s: %s, `%s` ",
             c->task_kernels ? "every kernel the case launched" : c->pattern, c->what, c->metric);
-        put_range(buf, len, c->min, c->max);
+        put_bounds(buf, len, c);
         put(buf, len, "\n");
         break;
     case CML_TECH_PROBE:
@@ -73,15 +89,7 @@ static void put_check(char *buf, size_t len, const cml_tech_spec *c)
         break;
     case CML_TECH_TRACE:
         put(buf, len, "  - traced from your calls in a real run: %s, `%s` ", c->what, c->metric);
-        if (c->min_per[0] || c->max_per[0]) { /* scaled: "at least 8 x n" (issue 44) */
-            if (c->min > -1e300)
-                put(buf, len, "%s%.15g%s%s", c->max < 1e300 ? "" : "at least ", c->min,
-                    c->min_per[0] ? " x " : "", c->min_per);
-            if (c->max < 1e300)
-                put(buf, len, "%s%.15g%s%s", c->min > -1e300 ? " to " : "at most ", c->max,
-                    c->max_per[0] ? " x " : "", c->max_per);
-        } else
-            put_range(buf, len, c->min, c->max);
+        put_bounds(buf, len, c);
         put(buf, len, "\n");
         break;
     }

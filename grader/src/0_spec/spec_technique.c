@@ -155,12 +155,13 @@ static int metric_sum(const char *m, int *per_launch)
     return 0;
 }
 
-/* One bound: a number, or for a trace check `<k>*<param>` (k times a parameter of each traced
- * case: "8*n"), k into *v and the parameter into per. */
+/* One bound: a number, or for a trace or ncu check `<k>*<param>` (k times a parameter of each
+ * traced or profiled case: "8*n"), k into *v and the parameter into per. */
 static int bound(spec_parser *p, const char *name, const char *w, const char *field, double *v,
                  char *per, size_t plen)
 {
-    const char *star = w && strcmp(name, "trace") == 0 ? strchr(w, '*') : NULL;
+    const char *star = w && (strcmp(name, "trace") == 0 || strcmp(name, "ncu") == 0)
+                       ? strchr(w, '*') : NULL;
     char k[64];
     if (!star)
         return spec_number(p, w, field, v);
@@ -285,29 +286,44 @@ int spec_technique(spec_parser *p, char *args)
     return 0;
 }
 
+/* Whether every check of `kind` ("trace" or "ncu") of t has a bound that holds a range at each
+ * of its n cases: a scaled bound (8*n) needs its parameter in every one. 0, or spec_fail. */
+static int scaled_bounds_hold(spec_parser *p, const cml_task_spec *t, enum cml_tech_kind kind,
+                              const char *name, char one[][128], int n)
+{
+    for (int i = 0; i < t->ntech; i++)
+        for (int k = 0; t->tech[i].kind == kind && k < n; k++) {
+            double lo, hi;
+            if (cml_tech_bounds_at(&t->tech[i], one[k], &lo, &hi) != 0)
+                return spec_fail(p, "task %s: %s %s's bound names a parameter that its case "
+                                 "'%s' lacks", t->id, name, t->tech[i].metric, one[k]);
+            if (lo > hi)
+                return spec_fail(p, "task %s: %s %s's range is empty at case '%s'", t->id, name,
+                                 t->tech[i].metric, one[k]);
+        }
+    return 0;
+}
+
 /* At the end of a task: checks and their points come together. */
 int spec_close_technique(spec_parser *p)
 {
     cml_task_spec *t = p->task;
     if (t->ntech > 0 && !p->has_technique)
         return spec_fail(p, "task %s has technique checks but no 'technique <points>'", t->id);
-    /* a scaled trace bound needs its parameter in every traced case */
-    char one[CML_MAX_TRACE_CASES][128];
+    /* a scaled bound needs its parameter in every traced (profiled) case */
+    char one[CML_MAX_TRACE_CASES + CML_MAX_NCU_CASES][128];
     int n = 0;
     snprintf(one[n++], sizeof one[0], "%s", t->ncu_case[0] ? t->ncu_case
                                             : t->ncases > 0 ? t->cases[0].text : "");
     for (int k = 0; k < t->ntrace_also; k++)
         snprintf(one[n++], sizeof one[0], "%s", t->trace_also[k]);
-    for (int i = 0; i < t->ntech; i++)
-        for (int k = 0; t->tech[i].kind == CML_TECH_TRACE && k < n; k++) {
-            double lo, hi;
-            if (cml_tech_bounds_at(&t->tech[i], one[k], &lo, &hi) != 0)
-                return spec_fail(p, "task %s: trace %s's bound names a parameter that its "
-                                 "traced case '%s' lacks", t->id, t->tech[i].metric, one[k]);
-            if (lo > hi)
-                return spec_fail(p, "task %s: trace %s's range is empty at case '%s'", t->id,
-                                 t->tech[i].metric, one[k]);
-        }
+    if (scaled_bounds_hold(p, t, CML_TECH_TRACE, "trace", one, n) != 0)
+        return -1;
+    n = 1; /* the ncu checks: the ncu case, and each further one */
+    for (int k = 0; k < t->nncu_also; k++)
+        snprintf(one[n++], sizeof one[0], "%s", t->ncu_also[k]);
+    if (scaled_bounds_hold(p, t, CML_TECH_NCU, "ncu", one, n) != 0)
+        return -1;
     if (t->ntrace_also > 0 && t->ntech == 0)
         return spec_fail(p, "task %s has 'trace_case' lines but no check", t->id);
     if (p->has_technique && t->ntech == 0)

@@ -61,28 +61,31 @@ static int judge_cases(const cml_tech_spec *c, const char *csv, char cases[][200
 {
     int worst = -1, worst_rows = 0;
     double worst_v = 0;
+    cml_tech_spec at = *c, worst_at = *c; /* the bounds at each case (8*n: scaled by its n) */
     for (int k = 0; k < n; k++) {
         double v = 0;
         int rows = cml_ncu_value(csv, c->metric, c->task_kernels ? NULL : c->pattern,
                                  c->per_launch, segmented ? seg0 + k : -1, &v, NULL);
         if (rows == 0)
             return k;
-        if (worst < 0 || margin(c, v) < margin(c, worst_v))
-            worst = k, worst_v = v, worst_rows = rows;
+        if (cml_tech_bounds_at(c, cases[k], &at.min, &at.max) != 0)
+            at.min = c->min, at.max = c->max; /* the spec's check keeps this from happening */
+        if (worst < 0 || margin(&at, v) < margin(&worst_at, worst_v))
+            worst = k, worst_v = v, worst_rows = rows, worst_at = at;
     }
-    char at[200] = "";
+    char text[200] = "";
     if (n > 1) /* each case's own value, in order */
         for (int k = 0; k < n; k++) {
             double v = 0;
             cml_ncu_value(csv, c->metric, c->task_kernels ? NULL : c->pattern, c->per_launch,
                           seg0 + k, &v, NULL);
-            size_t used = strlen(at);
-            snprintf(at + used, sizeof at - used, "%s%.17g",
+            size_t used = strlen(text);
+            snprintf(text + used, sizeof text - used, "%s%.17g",
                      k ? ", " : "; nearest its limit of the task's cases ", v);
         }
-    size_t used = strlen(at);
-    snprintf(at + used, sizeof at - used, "%s", where);
-    range_verdict(c, worst_v, worst_rows, cases[worst], at, out);
+    size_t used = strlen(text);
+    snprintf(text + used, sizeof text - used, "%s", where);
+    range_verdict(&worst_at, worst_v, worst_rows, cases[worst], text, out);
     return -1;
 }
 
