@@ -130,6 +130,25 @@ static void teardown(void)
 }
 
 /* Load `checks` into task 1.1 (worth 6 + 4 technique points) and grade it as `status`. */
+/* The trace tools as the fake lab needs them (no sandbox): a trace library beside CUPTI (never
+ * loaded: the fake lab writes $FAKE_TRACE as the library would), an nm that prints nm_text, the
+ * student object's symbols; the lab binary is the fake lab. */
+static inline void fake_trace_tools(const char *nm_text, const char *symbols)
+{
+    setenv("CML_SANDBOX", "off", 1);
+    cml_mkdirs(in_dir("lib"));
+    put("lib/libcml-trace.so", "not loaded by the fake lab", 0);
+    put("lib/libcupti.so.13", "beside it", 0);
+    setenv("CML_TRACE_LIB", in_dir("lib/libcml-trace.so"), 1);
+    put("nm.txt", nm_text, 0);
+    char nm[CML_PATH + 32];
+    snprintf(nm, sizeof nm, "#!/bin/sh\nexec cat '%s'\n", in_dir("nm.txt"));
+    put("nm", nm, 1);
+    setenv("CML_NM", in_dir("nm"), 1);
+    put("ev/k.cu.symbols", symbols, 0);
+    env.bin = test_path("build/fake_lab");
+}
+
 static inline void grade(const char *checks, const char *status)
 {
     char text[2048];

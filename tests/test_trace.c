@@ -295,20 +295,9 @@ END_TEST
 /* The fake lab writes `trace` as the library would, beside the library, nm and evidence. */
 static void trace_setup(const char *trace)
 {
-    setenv("CML_SANDBOX", "off", 1);
-    cml_mkdirs(in_dir("lib"));
-    put("lib/libcml-trace.so", "not loaded by the fake lab", 0);
-    put("lib/libcupti.so.13", "beside it", 0);
-    setenv("CML_TRACE_LIB", in_dir("lib/libcml-trace.so"), 1);
-    put("nm.txt", NM_TEXT, 0);
-    char nm[CML_PATH + 32];
-    snprintf(nm, sizeof nm, "#!/bin/sh\nexec cat '%s'\n", in_dir("nm.txt"));
-    put("nm", nm, 1);
-    setenv("CML_NM", in_dir("nm"), 1);
-    put("ev/k.cu.symbols", SYMBOLS, 0);
+    fake_trace_tools(NM_TEXT, SYMBOLS);
     put("trace.txt", trace, 0);
     setenv("FAKE_TRACE", in_dir("trace.txt"), 1);
-    env.bin = test_path("build/fake_lab");
 }
 
 static void trace_unset(void)

@@ -22,23 +22,12 @@ static const char SYMBOLS[] = "T _Z6portedPfi\n";
 
 static void two_traces(const char *small, const char *large)
 {
-    setenv("CML_SANDBOX", "off", 1);
-    cml_mkdirs(in_dir("lib"));
-    put("lib/libcml-trace.so", "not loaded by the fake lab", 0);
-    put("lib/libcupti.so.13", "beside it", 0);
-    setenv("CML_TRACE_LIB", in_dir("lib/libcml-trace.so"), 1);
-    put("nm.txt", NM_TEXT, 0);
-    char nm[CML_PATH + 32];
-    snprintf(nm, sizeof nm, "#!/bin/sh\nexec cat '%s'\n", in_dir("nm.txt"));
-    put("nm", nm, 1);
-    setenv("CML_NM", in_dir("nm"), 1);
-    put("ev/k.cu.symbols", SYMBOLS, 0);
+    fake_trace_tools(NM_TEXT, SYMBOLS);
     put("small.txt", small, 0);
     put("large.txt", large, 0);
     setenv("FAKE_TRACE", in_dir("small.txt"), 1);
     setenv("FAKE_TRACE_ALSO", in_dir("large.txt"), 1);
     setenv("FAKE_TRACE_WHEN", "n=1024", 1);
-    env.bin = test_path("build/fake_lab");
 }
 
 static void unset(void)

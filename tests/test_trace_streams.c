@@ -149,20 +149,10 @@ END_TEST
  * technique; the same call joined back passes. */
 START_TEST(the_check_fails_a_private_stream_and_passes_a_joined_one)
 {
-    setenv("CML_SANDBOX", "off", 1);
-    cml_mkdirs(in_dir("lib"));
-    put("lib/libcml-trace.so", "not loaded by the fake lab", 0);
-    setenv("CML_TRACE_LIB", in_dir("lib/libcml-trace.so"), 1);
-    put("nm.txt", NM_TEXT, 0);
-    char nm[CML_PATH + 32];
-    snprintf(nm, sizeof nm, "#!/bin/sh\nexec cat '%s'\n", in_dir("nm.txt"));
-    put("nm", nm, 1);
-    setenv("CML_NM", in_dir("nm"), 1);
-    put("ev/k.cu.symbols", SYMBOLS, 0);
+    fake_trace_tools(NM_TEXT, SYMBOLS);
     put("trace.txt", OPEN PREFETCH(30, "0x5000", 13) PREFETCH(31, "0x7000", 21)
         LAUNCH(33, "0x5000", 13) CLOSE, 0);
     setenv("FAKE_TRACE", in_dir("trace.txt"), 1);
-    env.bin = test_path("build/fake_lab");
     grade("trace ops_not_on_stream 0 all on stream\nncu_case n=256", "passed");
     assert_check(0, CML_TECH_FAILED, "ops_not_on_stream = 1 > limit 0");
     assert_check(0, CML_TECH_FAILED, "first prefetch on stream 0x7000");
@@ -207,19 +197,9 @@ END_TEST
 /* The whole check as 7.1 has it: a port that prefetches fails, one that does not passes. */
 START_TEST(the_check_fails_a_port_that_prefetches)
 {
-    setenv("CML_SANDBOX", "off", 1);
-    cml_mkdirs(in_dir("lib"));
-    put("lib/libcml-trace.so", "not loaded by the fake lab", 0);
-    setenv("CML_TRACE_LIB", in_dir("lib/libcml-trace.so"), 1);
-    put("nm.txt", NM_TEXT, 0);
-    char nm[CML_PATH + 32];
-    snprintf(nm, sizeof nm, "#!/bin/sh\nexec cat '%s'\n", in_dir("nm.txt"));
-    put("nm", nm, 1);
-    setenv("CML_NM", in_dir("nm"), 1);
-    put("ev/k.cu.symbols", SYMBOLS, 0);
+    fake_trace_tools(NM_TEXT, SYMBOLS);
     put("trace.txt", OPEN PREFETCH(30, "0x5000", 13) LAUNCH(33, "0x5000", 13) CLOSE, 0);
     setenv("FAKE_TRACE", in_dir("trace.txt"), 1);
-    env.bin = test_path("build/fake_lab");
     grade("trace prefetches 0 page faults move the data\nncu_case n=256", "passed");
     assert_check(0, CML_TECH_FAILED, "prefetches = 1 > limit 0");
     assert_check(0, CML_TECH_FAILED, "first cuMemPrefetchAsync_v2 in _Z6portedPfi");
