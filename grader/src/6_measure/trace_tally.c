@@ -209,7 +209,7 @@ static int structure(const char *trace, const char *end, const call *calls, int 
         add(t, CML_TRACE_OFF_STREAM, 1, what);
     }
     t->windows = checked;
-    (void)kernels; /* every one counted for the detail's name; a pass's share decides */
+    /* kernels named the first for the detail; a launch counts when it did a pass's share */
     t->v[CML_TRACE_LAUNCHES_PER_CALL] = checked ? (double)cml_shapes_pass_kernels(cs, w->checked)
                                                 / checked : 0;
     cml_shapes_judge(cs, w->checked, t);
