@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
-# Where a lab's graded run spends its time, case by case: each fixed case of each spec (and its
-# `time` mark) run alone by the solution's binary (--no-output), wall time per process; the
-# first line per lab is an empty-ish case's process start. Usage (GPU machine, after make all):
-#   scripts/exp/case-times.sh [NN ...]        e.g. 06 07; default every lab
+# Where one lab run's time goes, case by case: the solution's lab binary (make labs first) run
+# as the grader runs it (every `case` line of the lab's spec, not the cases its `draw` lines
+# add; the result channel open, outputs written), each record stamped with the seconds since the process started. A case's cost is
+# the gap between its record and the one before. Usage (GPU machine, after make all labs):
+#   scripts/exp/case-times.sh 06_zero_copy [more labs]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-labs=("$@"); [ ${#labs[@]} -gt 0 ] || labs=(01 02 03 04 05 06 07)
-for l in "${labs[@]}"; do
-    spec=$(ls grader/specs/${l}_*.spec); lab=$(basename "$spec" .spec)
-    bin=build/solutions/$lab/lab
-    awk '$1 == "task" {t = $2} $1 == "case" {c = $2; if ($3 == "time") c = c ",time"; print t "," c}' "$spec" |
-    while read -r c; do
-        s=$EPOCHREALTIME
-        "$bin" --no-output --case "$c" > /dev/null 2>&1; rc=$?
-        printf '%-10s %7.2f s  rc %d  %s\n' "$lab" "$(awk -v a="$s" -v b="$EPOCHREALTIME" 'BEGIN{print b-a}')" "$rc" "$c"
-    done
+for lab in "$@"; do
+    args=()
+    while read -r kw rest; do
+        case $kw in
+        task) t=$rest ;;
+        case) read -r -a f <<< "$rest"
+              c="$t,${f[0]}"; [ "${f[1]:-}" = time ] && c+=",time"; args+=(--case "$c") ;;
+        esac
+    done < <(sed 's/#.*//' "grader/specs/$lab.spec")
+    dir=$(mktemp -d)
+    s=$EPOCHREALTIME
+    echo "== $lab: ${#args[@]} args"
+    CML_RESULT_FD=3 "build/solutions/$lab/lab" --out-dir "$dir" "${args[@]}" \
+        3> >(while IFS= read -r l; do
+                 awk -v s="$s" -v e="$EPOCHREALTIME" -v l="${l:0:110}" \
+                     'BEGIN { printf "%6.2f %s\n", e - s, l }'
+             done) > "$dir/stdout" 2>&1
+    echo "exit $? after $(awk -v s="$s" -v e="$EPOCHREALTIME" 'BEGIN { printf "%.2f", e - s }') s"
+    sleep 0.3 # the stamped records come through the process substitution: let it finish
+    rm -rf "$dir"
 done

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* Appends to buf (len bytes, NUL-terminated), truncating; what fits is kept. */
 static void put(char *buf, size_t len, const char *fmt, ...)
 {

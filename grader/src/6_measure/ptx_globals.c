@@ -79,7 +79,10 @@ static double heap_declared(const char *p, char *name, size_t nlen)
     static const char *const ALLOC[] = {"malloc", "_Znwm", "_Znam", "_ZnwmSt11align_val_t",
                                         "__nv_aligned_device_malloc", "cudaMalloc"};
     const size_t len = strcspn(p, "\n");
-    if (strncmp(p, ".extern", 7) != 0 || !strstr(p, ".func") || strstr(p, ".func") > p + len)
+    int func = 0;
+    for (const char *q = p; !func && q + 5 <= p + len; q++) /* within this line only */
+        func = strncmp(q, ".func", 5) == 0;
+    if (strncmp(p, ".extern", 7) != 0 || !func)
         return 0;
     for (size_t k = 0; k < sizeof ALLOC / sizeof *ALLOC; k++) {
         const size_t n = strlen(ALLOC[k]);

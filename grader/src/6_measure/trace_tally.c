@@ -105,6 +105,7 @@ static unsigned long long field(const char *p, const char *key)
 typedef struct {
     unsigned corr;
     int student;     /* a frame of its stack is the student's */
+    char name[48];   /* "cuMemAdvise_v2" */
     char what[160];  /* "cuMemcpyHtoDAsync_v2 in um_add" */
 } call;
 
@@ -270,6 +271,7 @@ int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
             c->corr = (unsigned)field(p, "corr");
             c->student = frames && student_frame(frames + 8, syms, ns, names, nn, who,
                                                  sizeof who);
+            snprintf(c->name, sizeof c->name, "%.47s", name);
             snprintf(c->what, sizeof c->what, "%.60s in %.90s", name, who);
             t->calls += c->student;
             w.open = strcmp(name, "cuProfilerStart") == 0 ? w.n < MAX_WINDOWS
@@ -321,17 +323,12 @@ int cml_trace_tally_of(const char *trace, const char *nm, const char *student,
         }
     }
     /* the student's advice and prefetch calls, window by window (calls_unlike_checked) */
-    for (const char *p = trace; rc == 0 && p < end; p += strcspn(p, "\n"), p += *p == '\n') {
-        char name[80];
-        if (strncmp(p, "api drv ", 8) != 0 || sscanf(p + 8, "%79s", name) != 1)
-            continue;
-        const unsigned corr = (unsigned)field(p, "corr");
-        const call *c = find_call(calls, ncalls, corr);
-        if (c && c->student && cml_shape_placement(&cs, window_of(&w, corr), name) != 0) {
+    for (int i = 0; rc == 0 && i < ncalls; i++)
+        if (calls[i].student &&
+            cml_shape_placement(&cs, window_of(&w, calls[i].corr), calls[i].name) != 0) {
             snprintf(why, wlen, "out of memory reading the trace");
             rc = -1;
         }
-    }
     calls_ctx x = {calls, ncalls};
     if (rc == 0 && (structure(trace, end, calls, ncalls, names, nn, &w, &cs, t) != 0 ||
                     cml_ops_off_stream(trace, end, w.start, w.stop, w.n, mine, &x, t) != 0)) {
