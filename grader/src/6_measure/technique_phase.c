@@ -147,29 +147,29 @@ void cml_technique_labs(cml_tech_lab *labs, int n, FILE *progress)
 
 typedef struct {
     const cml_tech_lab *lab;
-    const cml_task_spec *t;
     cml_trace_run *out;
+    int k; /* the case of out this job runs */
 } trace_job;
 
 static void trace_one(void *jobs, int i)
 {
     trace_job *j = &((trace_job *)jobs)[i];
-    cml_trace_collect(j->lab->spec, j->t, &j->lab->env, j->out);
+    cml_trace_collect_case(j->lab->spec, &j->lab->env, j->out, j->k);
 }
 
-/* How many trace runs go at once: CML_TRACE_JOBS, else 2. */
+/* How many trace runs go at once: CML_TRACE_JOBS, else 4. */
 static int trace_workers(void)
 {
     const char *e = getenv("CML_TRACE_JOBS");
     const int n = e ? atoi(e) : 0;
-    return n >= 1 && n <= 64 ? n : 2;
+    return n >= 1 && n <= 64 ? n : 4;
 }
 
 /* Contract in technique_phase.h. */
 void cml_trace_ahead(const cml_tech_lab *labs, int n, cml_trace_run *traced, FILE *progress)
 {
-    trace_job jobs[CML_MAX_LABS * CML_MAX_TASKS];
-    int m = 0;
+    trace_job jobs[CML_MAX_LABS * CML_MAX_TASKS * CML_MAX_TRACE_CASES];
+    int m = 0, tasks = 0;
     for (int l = 0; l < n && l < CML_MAX_LABS; l++) {
         const cml_lab_result *out = labs[l].out;
         for (int t = 0; labs[l].env.bin && t < labs[l].spec->ntasks; t++) {
@@ -177,8 +177,12 @@ void cml_trace_ahead(const cml_tech_lab *labs, int n, cml_trace_run *traced, FIL
             int traces = 0;
             for (int i = 0; i < ts->ntech && i < CML_MAX_TECH; i++)
                 traces |= ts->tech[i].kind == CML_TECH_TRACE;
-            if (traces && out->ran[t] && cml_found_cases_passed(&out->tasks[t]))
-                jobs[m++] = (trace_job){ &labs[l], ts, &traced[l * CML_MAX_TASKS + t] };
+            cml_trace_run *run = &traced[l * CML_MAX_TASKS + t];
+            if (!traces || !out->ran[t] || !cml_found_cases_passed(&out->tasks[t]))
+                continue;
+            tasks++; /* each case its own job, so that one task's cases run side by side */
+            for (int k = 0, n = cml_trace_cases(ts, &labs[l].env, run); k < n; k++)
+                jobs[m++] = (trace_job){ &labs[l], run, k };
         }
     }
     const double t0 = cml_now();
@@ -187,19 +191,18 @@ void cml_trace_ahead(const cml_tech_lab *labs, int n, cml_trace_run *traced, FIL
     int runs = 0;
     const char *one[3] = { NULL, NULL, NULL };
     double wall[3] = { 0, 0, 0 };
-    for (int j = 0; j < m; j++) /* the three longest runs */
-        for (int k = 0; k < jobs[j].out->n; k++, runs++)
-            for (int r = 0; r < 3; r++)
-                if (!one[r] || jobs[j].out->c[k].wall_s > wall[r]) {
-                    memmove(&one[r + 1], &one[r], (size_t)(2 - r) * sizeof one[0]);
-                    memmove(&wall[r + 1], &wall[r], (size_t)(2 - r) * sizeof wall[0]);
-                    one[r] = jobs[j].out->c[k].one, wall[r] = jobs[j].out->c[k].wall_s;
-                    break;
-                }
+    for (int j = 0; j < m; j++, runs++) /* the three longest runs */
+        for (int r = 0, k = jobs[j].k; r < 3; r++)
+            if (!one[r] || jobs[j].out->c[k].wall_s > wall[r]) {
+                memmove(&one[r + 1], &one[r], (size_t)(2 - r) * sizeof one[0]);
+                memmove(&wall[r + 1], &wall[r], (size_t)(2 - r) * sizeof wall[0]);
+                one[r] = jobs[j].out->c[k].one, wall[r] = jobs[j].out->c[k].wall_s;
+                break;
+            }
     if (!progress || !runs) /* where the phase's time goes, for whoever tunes it */
         return;
     fprintf(progress, "traces: %d runs of %d tasks in %.1f s (%d at a time), the longest",
-            runs, m, cml_now() - t0, workers);
+            runs, tasks, cml_now() - t0, workers);
     for (int r = 0; r < 3 && one[r]; r++)
         fprintf(progress, "%s %s %.1f s", r ? "," : "", one[r], wall[r]);
     fprintf(progress, "\n");

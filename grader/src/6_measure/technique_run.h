@@ -64,6 +64,14 @@ typedef struct cml_trace_run {
     } c[CML_MAX_TRACE_CASES];
 } cml_trace_run;
 
+/* Prepares out for t's traced cases (their key, count and words, nothing run); how many.
+ * Then cml_trace_collect_case runs case k (0 <= k < that count) alone: the cases of one task
+ * are independent runs, so the sanitizer phase spreads them over its trace workers one by one
+ * (a task's three timed cases in a row were the phase's longest path on an H200). */
+int cml_trace_cases(const cml_task_spec *t, const cml_technique_env *env, cml_trace_run *out);
+void cml_trace_collect_case(const cml_lab_spec *spec, const cml_technique_env *env,
+                            cml_trace_run *out, int k);
+
 /* Runs the lab binary on each of t's traced cases with the grader's CUPTI library injected,
  * holding the GPU lock, into out. Thread-safe: the sanitizer phase runs the traces beside its tools (its runs
  * measure nothing that depends on the GPU being shared), so that the technique phase after it

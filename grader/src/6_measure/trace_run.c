@@ -244,44 +244,58 @@ static void key_of(const cml_task_spec *t, const cml_technique_env *env, char *k
 }
 
 /* Contract in technique_run.h. */
-void cml_trace_collect(const cml_lab_spec *spec, const cml_task_spec *t,
-                       const cml_technique_env *env, cml_trace_run *out)
+int cml_trace_cases(const cml_task_spec *t, const cml_technique_env *env, cml_trace_run *out)
 {
-    char one[CML_MAX_TRACE_CASES][200], *nm = NULL, *student = NULL, why[300] = "",
-         lib[CML_PATH];
+    char one[CML_MAX_TRACE_CASES][200];
     memset(out, 0, sizeof *out);
     key_of(t, env, out->key, sizeof out->key);
     out->n = cases_of(t, one);
+    for (int k = 0; k < out->n; k++)
+        snprintf(out->c[k].one, sizeof out->c[k].one, "%.199s", one[k]);
+    return out->n;
+}
+
+/* Contract in technique_run.h. */
+void cml_trace_collect_case(const cml_lab_spec *spec, const cml_technique_env *env,
+                            cml_trace_run *out, int k)
+{
+    char *nm = NULL, *student = NULL, *trace = NULL, why[300] = "", lib[CML_PATH], one[200];
+    cml_tech_result *failed = &out->c[k].failed;
+    snprintf(one, sizeof one, "%s", out->c[k].one); /* the details below are written into out */
     if (trace_library(lib, sizeof lib) != 0)
         snprintf(why, sizeof why, "the grader was built without its CUPTI trace library, "
                  "build/trace/libcml-trace.so");
     const int rc = why[0] ? -1 : symbols_of(spec, env, &nm, &student, why, sizeof why);
-    for (int k = 0; k < out->n; k++) { /* one run per case: each tallied alone */
-        char *trace = NULL;
-        cml_tech_result *failed = &out->c[k].failed;
-        snprintf(out->c[k].one, sizeof out->c[k].one, "%.199s", one[k]);
-        failed->state = CML_TECH_NOT_CHECKED;
-        out->c[k].rc = rc;
-        if (rc != 0)
-            snprintf(failed->detail, sizeof failed->detail, "not checked (%.300s)", why);
-        else {
-            const double t0 = cml_now();
-            out->c[k].rc = trace_exec(lib, one[k], env, &trace, failed);
-            out->c[k].wall_s = cml_now() - t0;
-        }
-        if (out->c[k].rc == 0 &&
-            cml_trace_tally_of(trace, nm, student, &out->c[k].tally, why, sizeof why) != 0) {
-            out->c[k].rc = -1; /* a lab that reached done and left no whole trace */
-            failed->state = CML_TECH_FAILED;
-            snprintf(failed->detail, sizeof failed->detail, "the trace of your code's calls "
-                     "in case %.60s is not whole: %.300s", one[k], why);
-        }
-        if (out->c[k].rc == 0)
-            symbol_bytes(spec, env, &out->c[k].tally);
-        free(trace);
+    failed->state = CML_TECH_NOT_CHECKED;
+    out->c[k].rc = rc;
+    if (rc != 0)
+        snprintf(failed->detail, sizeof failed->detail, "not checked (%.300s)", why);
+    else {
+        const double t0 = cml_now();
+        out->c[k].rc = trace_exec(lib, one, env, &trace, failed);
+        out->c[k].wall_s = cml_now() - t0;
     }
+    if (out->c[k].rc == 0 &&
+        cml_trace_tally_of(trace, nm, student, &out->c[k].tally, why, sizeof why) != 0) {
+        out->c[k].rc = -1; /* a lab that reached done and left no whole trace */
+        failed->state = CML_TECH_FAILED;
+        snprintf(failed->detail, sizeof failed->detail, "the trace of your code's calls "
+                 "in case %.60s is not whole: %.300s", one, why);
+    }
+    if (out->c[k].rc == 0)
+        symbol_bytes(spec, env, &out->c[k].tally);
+    free(trace);
     free(nm);
     free(student);
+}
+
+/* Contract in technique_run.h. */
+void cml_trace_collect(const cml_lab_spec *spec, const cml_task_spec *t,
+                       const cml_technique_env *env, cml_trace_run *out)
+{
+    const int n = cml_trace_cases(t, env, out);
+    for (int k = 0; k < n; k++) /* one run per case: each tallied alone */
+        cml_trace_collect_case(spec, env, out, k);
 }
 
 /* Contract in technique_run.h. A failed case decides (the first); else a case not checked;
