@@ -186,6 +186,34 @@ START_TEST(a_launch_counts_when_it_does_a_passs_work)
 }
 END_TEST
 
+/* A kernel's CUPTI time includes the time another process held the GPU (a traced run shares it
+ * with the sanitizers): each kernel counts at its shortest over the calls that ran the same
+ * kernels. Three equal passes, one stretched eightfold in the checked call, are three
+ * when a repetition ran them at their length (H200: the solution's 6.3b counted 1 of 10); the
+ * fused passes stay one, and so do passes whose repetitions moved the work into one kernel. */
+#define REP_WINDOW(c0, a, b, c)                                                               \
+    "api drv cuProfilerStart corr=" #c0 " frames=3010,1010\n"                                \
+    TIMED_LAUNCH(c0##1, a) TIMED_LAUNCH(c0##2, b) TIMED_LAUNCH(c0##3, c)                      \
+    "api drv cuProfilerStop corr=" #c0 "9 frames=3040,1040\n"
+#define CHECKED_THEN(a, b, c)                                                                 \
+    WINDOW_OPEN TIMED_LAUNCH(22, a) TIMED_LAUNCH(23, b) TIMED_LAUNCH(24, c)                   \
+    "api drv cuProfilerStop corr=25 frames=3040,1040\n"
+START_TEST(a_pass_counts_at_its_shortest_over_the_calls)
+{
+    ck_assert_int_eq(tally_of(CHECKED_THEN(14000000, 120000000, 14000000)
+                              REP_WINDOW(30, 14000000, 14100000, 13900000) "end\n"), 0);
+    ck_assert(tally.v[CML_TRACE_LAUNCHES_PER_CALL] == 3);
+    ck_assert_int_eq(tally_of(CHECKED_THEN(14000000, 120000000, 14000000) "end\n"), 0);
+    ck_assert(tally.v[CML_TRACE_LAUNCHES_PER_CALL] == 1); /* no repetition: as measured */
+    ck_assert_int_eq(tally_of(CHECKED_THEN(14000000, 4000, 4000)
+                              REP_WINDOW(30, 14000000, 4000, 4000) "end\n"), 0);
+    ck_assert(tally.v[CML_TRACE_LAUNCHES_PER_CALL] == 1);
+    ck_assert_int_eq(tally_of(CHECKED_THEN(14000000, 14000000, 14000000)
+                              REP_WINDOW(30, 28000000, 4000, 4000) "end\n"), 0);
+    ck_assert(tally.v[CML_TRACE_LAUNCHES_PER_CALL] == 1);
+}
+END_TEST
+
 /* The passes written differently: captured into a graph of the student's and launched once on
  * the harness's stream (three kernels ran from one cuGraphLaunch), or a graph the harness
  * launched (lab 06's capture: the kernels are the student's by name). Launches outside the
@@ -463,6 +491,7 @@ void technique_trace_add(Suite *s)
     tcase_add_test(tc, trace_lines_are_read_by_the_spec);
     tcase_add_test(tc, fused_passes_are_one_launch_per_call);
     tcase_add_test(tc, a_launch_counts_when_it_does_a_passs_work);
+    tcase_add_test(tc, a_pass_counts_at_its_shortest_over_the_calls);
     tcase_add_test(tc, a_graph_of_passes_counts_its_kernels);
     tcase_add_test(tc, launches_off_the_harness_stream_are_counted);
     tcase_add_test(tc, device_allocations_of_the_student_are_counted);

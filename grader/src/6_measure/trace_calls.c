@@ -92,6 +92,31 @@ int cml_shape_kernel(cml_call_shapes *cs, int w, const char *line)
  * kernel and launched empty ones beside it met "one launch per pass". A pass reads x and y and
  * writes its output, as long as any other pass; an empty kernel or a flag's takes microseconds
  * where a pass of the traced 2^26 floats takes milliseconds. */
+/* Whether calls a and b ran the same kernels in the same order. */
+static int same_kernels(const cml_call_shape *a, const cml_call_shape *b)
+{
+    int same = a->nkernels == b->nkernels;
+    for (int k = 0; same && k < a->nkernels; k++)
+        same = strcmp(a->kernels[k], b->kernels[k]) == 0;
+    return same;
+}
+
+/* Kernel k of call i's run time: the shortest recorded over the calls that ran the same kernels
+ * (call i, its warm-ups and its timed repetitions). CUPTI's end - start of a kernel includes
+ * the time another process's work held the GPU, and the traced runs share it with the
+ * sanitizers: that only ever lengthens a kernel. On an H200 the solution's 6.3b (ten equal
+ * passes) counted 1 of 10 in one grading of five, one kernel of its checked call stretched
+ * past eight times the others. 0 when no call recorded one. */
+static unsigned long long least_ns(const cml_call_shapes *cs, int i, int k)
+{
+    unsigned long long least = cs->s[i].ns[k];
+    for (int j = 0; j < cs->n; j++)
+        if (j != i && same_kernels(&cs->s[i], &cs->s[j]) && cs->s[j].ns[k] &&
+            (!least || cs->s[j].ns[k] < least))
+            least = cs->s[j].ns[k];
+    return least;
+}
+
 int cml_shapes_pass_kernels(const cml_call_shapes *cs, const int *checked)
 {
     int n = 0;
@@ -99,9 +124,9 @@ int cml_shapes_pass_kernels(const cml_call_shapes *cs, const int *checked)
         const cml_call_shape *s = &cs->s[i];
         unsigned long long longest = 0;
         for (int k = 0; checked[i] && k < s->nkernels; k++)
-            longest = s->ns[k] > longest ? s->ns[k] : longest;
+            longest = least_ns(cs, i, k) > longest ? least_ns(cs, i, k) : longest;
         for (int k = 0; checked[i] && k < s->nkernels; k++)
-            n += 8 * s->ns[k] >= longest;
+            n += 8 * least_ns(cs, i, k) >= longest;
     }
     return n;
 }

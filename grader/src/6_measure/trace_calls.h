@@ -35,7 +35,8 @@ int cml_shape_placement(cml_call_shapes *cs, int w, const char *name);
 void cml_shape_bytes(cml_call_shapes *cs, int w, int kind, unsigned long long bytes);
 /* launches_per_call's count: the kernels of the checked calls that each ran at least an eighth
  * of their call's longest kernel, a pass's share of the work (all of them when no run time was
- * recorded). */
+ * recorded); each kernel's time the shortest over the calls that ran the same kernels (the
+ * checked call and its repetitions), since sharing the GPU only ever lengthens one. */
 int cml_shapes_pass_kernels(const cml_call_shapes *cs, const int *checked);
 /* The measure: every call that is not checked[i] is held to the last checked call before it
  * (its kernels and bytes at least; its placement calls at most, by name);
