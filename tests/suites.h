@@ -28,6 +28,7 @@ void technique_ncu_add(Suite *s); /* tests/test_technique_ncu.c: its ncu tests *
 void technique_ncu_run_add(Suite *s); /* tests/test_technique_ncu_run.c: the lab under ncu */
 void technique_ncu_cases_add(Suite *s); /* tests/test_technique_ncu_cases.c: several cases */
 void technique_trace_add(Suite *s); /* tests/test_trace.c: the CUPTI trace checks */
+void technique_trace_launches_add(Suite *s); /* tests/test_trace_launches.c: launches per call, their stream */
 void technique_trace_calls_add(Suite *s); /* tests/test_trace_calls.c: timed calls held to the
                                              checked one */
 void technique_trace_cases_add(Suite *s); /* tests/test_trace_cases.c: every traced case */

@@ -171,4 +171,22 @@ static inline void assert_check(int k, enum cml_tech_state state, const char *de
                   r.tech[k].detail, cml_tech_state_name(state), detail);
 }
 
+/* Trace text (tests/test_trace*.c, the library's format, grader/trace/cml_trace.c). */
+/* One call of the task's function inside the harness's window: its case marker first on the
+ * harness's stream 0x5000 (a harness frame), then what the student's ported() launched. Shapes
+ * as the library writes them. */
+#define WINDOW_OPEN                                                                          \
+    "cml-trace 1\n"                                                                          \
+    "api drv cuProfilerStart corr=20 frames=3010,1010\n"                                     \
+    "api drv cuLaunchKernel corr=21 frames=3020,1020\n"                                      \
+    "launch stream=0x5000 ptsz=0 grid=1,1,1 block=1,1,1 smem=0 corr=21 fn=cml_case_mark\n"   \
+    "kernel grid=1,1,1 block=1,1,1 smem=0 static=0 corr=21 graph=0 name=cml_case_mark\n"
+#define STUDENT_LAUNCH(corr, stream, ptsz)                                                   \
+    "api drv cuLaunchKernel corr=" #corr " frames=2010,3030,1030\n"                          \
+    "launch stream=" stream " ptsz=" #ptsz " grid=4096,1,1 block=256,1,1 smem=0 corr=" #corr \
+    " fn=_Z6portedPfi\n"                                                                     \
+    "kernel grid=4096,1,1 block=256,1,1 smem=0 static=0 corr=" #corr " graph=0 "             \
+    "name=_Z6portedPfi\n"
+#define WINDOW_CLOSE "api drv cuProfilerStop corr=40 frames=3040,1040\nend\n"
+
 #endif /* CML_TECHNIQUE_FIXTURE_H */

@@ -405,6 +405,7 @@ Suite *technique_suite(void)
     technique_ncu_run_add(s);
     technique_ncu_cases_add(s);
     technique_trace_add(s);
+    technique_trace_launches_add(s);
     technique_trace_calls_add(s);
     technique_trace_cases_add(s);
     technique_trace_streams_add(s);
