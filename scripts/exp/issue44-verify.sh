@@ -13,6 +13,7 @@
 #   scripts/exp/issue44-verify.sh adv DIR...     grade-corpus.sh on the folders named
 #   scripts/exp/issue44-verify.sh hon DIR...     grade-honest.sh on the folders named
 #   scripts/exp/issue44-verify.sh lab NN...      the solutions of the labs named
+#   scripts/exp/issue44-verify.sh seeds [N]      the solutions under N seeds (5), a line each
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-build/issue44}
@@ -78,6 +79,20 @@ hon) # honest folders named on the command line
     OUT="$out/hon" JOBS=${JOBS:-4} scripts/grade-honest.sh "$@" > "$out/hon.txt" 2>&1
     echo "honest: ok $(grep -c ' ok$' "$out/hon.txt") of $#"
     grep -v ' ok$' "$out/hon.txt" | head -40
+    ;;
+seeds) # the solutions under N seeds (default 5), one line each as it ends: the gpu-grading
+    # test's loop, whose output Check holds until the test ends (five gradings take about 450 s on
+    # an H200, so a call that runs out of time keeps the seeds it finished)
+    s0=$(date +%s)
+    for k in $(seq 1 "${2:-5}"); do
+        seed=$(( s0 + 7919 * k ))
+        build/cml-grade grade --submission solutions --seed "$seed" --out "$out/seed-$k" \
+            --no-color > "$out/seed-$k.log" 2>&1
+        rc=$?
+        bad=$(awk -F'\t' '$3 != "passed" || $4 < $5 {print $1, $2, $3, $4 "/" $5}' \
+              "$out/seed-$k/summary.tsv" 2>/dev/null | head -3 | tr '\n' ';')
+        echo "seed $seed: rc $rc, $(grep -o 'Score: [0-9.]*/[0-9.]*' "$out/seed-$k.log" | tail -1)${bad:+, not full: $bad}"
+    done
     ;;
 lab) # the solutions of the labs named, e.g. `lab 04 05`
     shift
