@@ -88,10 +88,6 @@ int cml_shape_kernel(cml_call_shapes *cs, int w, const char *line)
     return 0;
 }
 
-/* Contract in trace_calls.h. Issue 44, red team round 3: a 6.3a that fused every pass into one
- * kernel and launched empty ones beside it met "one launch per pass". A pass reads x and y and
- * writes its output, as long as any other pass; an empty kernel or a flag's takes microseconds
- * where a pass of the traced 2^26 floats takes milliseconds. */
 /* Whether calls a and b ran the same kernels in the same order. */
 static int same_kernels(const cml_call_shape *a, const cml_call_shape *b)
 {
@@ -101,33 +97,45 @@ static int same_kernels(const cml_call_shape *a, const cml_call_shape *b)
     return same;
 }
 
-/* Kernel k of call i's run time: the shortest recorded over the calls that ran the same kernels
- * (call i, its warm-ups and its timed repetitions). CUPTI's end - start of a kernel includes
- * the time another process's work held the GPU, and the traced runs share it with the
- * sanitizers: that only ever lengthens a kernel. On an H200 the solution's 6.3b (ten equal
- * passes) counted 1 of 10 in one grading of five, one kernel of its checked call stretched
- * past eight times the others. 0 when no call recorded one. */
-static unsigned long long least_ns(const cml_call_shapes *cs, int i, int k)
+/* Call i's kernels that each did a pass's share: at least an eighth of the call's longest.
+ * Each kernel's time is its shortest over the calls that ran the same kernels (call i, its
+ * warm-ups and timed repetitions): CUPTI's end - start of a kernel includes the time another
+ * process's work held the GPU, and the traced runs share it with the sanitizers, which only
+ * ever lengthens a kernel (on an H200 the solution's 6.3b, ten equal passes, counted 1 of 10 in
+ * one grading of five: one kernel of its checked call ran past eight times the others). Linear
+ * in the calls and kernels: a call may launch many. */
+static int pass_kernels_of(const cml_call_shapes *cs, int i)
 {
-    unsigned long long least = cs->s[i].ns[k];
-    for (int j = 0; j < cs->n; j++)
-        if (j != i && same_kernels(&cs->s[i], &cs->s[j]) && cs->s[j].ns[k] &&
-            (!least || cs->s[j].ns[k] < least))
-            least = cs->s[j].ns[k];
-    return least;
+    const cml_call_shape *s = &cs->s[i];
+    unsigned long long *least = s->nkernels ? malloc((size_t)s->nkernels * sizeof *least) : NULL;
+    const unsigned long long *ns = least ? least : s->ns; /* out of memory: as measured */
+    unsigned long long longest = 0;
+    int n = 0;
+    if (least)
+        memcpy(least, s->ns, (size_t)s->nkernels * sizeof *least);
+    for (int j = 0; least && j < cs->n; j++) {
+        const int same = j != i && same_kernels(s, &cs->s[j]); /* once a call, not a kernel */
+        for (int k = 0; same && k < s->nkernels; k++)
+            if (cs->s[j].ns[k] && (!least[k] || cs->s[j].ns[k] < least[k]))
+                least[k] = cs->s[j].ns[k];
+    }
+    for (int k = 0; k < s->nkernels; k++)
+        longest = ns[k] > longest ? ns[k] : longest;
+    for (int k = 0; k < s->nkernels; k++)
+        n += 8 * ns[k] >= longest;
+    free(least);
+    return n;
 }
 
+/* Contract in trace_calls.h. Issue 44, red team round 3: a 6.3a that fused every pass into one
+ * kernel and launched empty ones beside it met "one launch per pass". A pass reads x and y and
+ * writes its output, as long as any other pass; an empty kernel or a flag's takes microseconds
+ * where a pass of the traced 2^26 floats takes milliseconds. */
 int cml_shapes_pass_kernels(const cml_call_shapes *cs, const int *checked)
 {
     int n = 0;
-    for (int i = 0; i < cs->n; i++) {
-        const cml_call_shape *s = &cs->s[i];
-        unsigned long long longest = 0;
-        for (int k = 0; checked[i] && k < s->nkernels; k++)
-            longest = least_ns(cs, i, k) > longest ? least_ns(cs, i, k) : longest;
-        for (int k = 0; checked[i] && k < s->nkernels; k++)
-            n += 8 * least_ns(cs, i, k) >= longest;
-    }
+    for (int i = 0; i < cs->n; i++)
+        n += checked[i] ? pass_kernels_of(cs, i) : 0;
     return n;
 }
 
