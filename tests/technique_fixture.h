@@ -171,10 +171,9 @@ static inline void assert_check(int k, enum cml_tech_state state, const char *de
                   r.tech[k].detail, cml_tech_state_name(state), detail);
 }
 
-/* Trace text (tests/test_trace*.c, the library's format, grader/trace/cml_trace.c). */
-/* One call of the task's function inside the harness's window: its case marker first on the
- * harness's stream 0x5000 (a harness frame), then what the student's ported() launched. Shapes
- * as the library writes them. */
+/* Trace text for tests/test_trace*.c, in the library's format (grader/trace/cml_trace.c): one
+ * call of the task's function inside the harness's window, its case marker first on the
+ * harness's stream 0x5000 (a harness frame), then what the student's ported() launched. */
 #define WINDOW_OPEN                                                                          \
     "cml-trace 1\n"                                                                          \
     "api drv cuProfilerStart corr=20 frames=3010,1010\n"                                     \

@@ -79,10 +79,7 @@ static double heap_declared(const char *p, char *name, size_t nlen)
     static const char *const ALLOC[] = {"malloc", "_Znwm", "_Znam", "_ZnwmSt11align_val_t",
                                         "__nv_aligned_device_malloc", "cudaMalloc"};
     const size_t len = strcspn(p, "\n");
-    int func = 0;
-    for (const char *q = p; !func && q + 5 <= p + len; q++) /* within this line only */
-        func = strncmp(q, ".func", 5) == 0;
-    if (strncmp(p, ".extern", 7) != 0 || !func)
+    if (strncmp(p, ".extern", 7) != 0 || !memmem(p, len, ".func", 5)) /* this line only */
         return 0;
     for (size_t k = 0; k < sizeof ALLOC / sizeof *ALLOC; k++) {
         const size_t n = strlen(ALLOC[k]);

@@ -148,13 +148,9 @@ static int take(cml_grading *g, const cml_sanitize_job *jobs, int n, cml_sanitiz
 static void slowest(const cml_sanitize_job *jobs, int n, FILE *progress)
 {
     int top[3] = { -1, -1, -1 };
+    double wall[3] = { 0, 0, 0 };
     for (int j = 0; j < n; j++)
-        for (int k = 0; k < 3; k++)
-            if (top[k] < 0 || jobs[j].wall_s > jobs[top[k]].wall_s) {
-                memmove(&top[k + 1], &top[k], (size_t)(2 - k) * sizeof top[0]);
-                top[k] = j;
-                break;
-            }
+        cml_top3(top, wall, j, jobs[j].wall_s);
     if (!progress || top[0] < 0)
         return;
     fprintf(progress, "sanitizers: longest runs");

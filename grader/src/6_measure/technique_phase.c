@@ -188,22 +188,16 @@ void cml_trace_ahead(const cml_tech_lab *labs, int n, cml_trace_run *traced, FIL
     const double t0 = cml_now();
     const int workers = trace_workers();
     cml_parallel(m, workers, trace_one, jobs);
-    int runs = 0;
-    const char *one[3] = { NULL, NULL, NULL };
+    int top[3] = { -1, -1, -1 };
     double wall[3] = { 0, 0, 0 };
-    for (int j = 0; j < m; j++, runs++) /* the three longest runs */
-        for (int r = 0, k = jobs[j].k; r < 3; r++)
-            if (!one[r] || jobs[j].out->c[k].wall_s > wall[r]) {
-                memmove(&one[r + 1], &one[r], (size_t)(2 - r) * sizeof one[0]);
-                memmove(&wall[r + 1], &wall[r], (size_t)(2 - r) * sizeof wall[0]);
-                one[r] = jobs[j].out->c[k].one, wall[r] = jobs[j].out->c[k].wall_s;
-                break;
-            }
-    if (!progress || !runs) /* where the phase's time goes, for whoever tunes it */
+    for (int j = 0; j < m; j++) /* the three longest runs */
+        cml_top3(top, wall, j, jobs[j].out->c[jobs[j].k].wall_s);
+    if (!progress || !m) /* where the phase's time goes, for whoever tunes it */
         return;
     fprintf(progress, "traces: %d runs of %d tasks in %.1f s (%d at a time), the longest",
-            runs, tasks, cml_now() - t0, workers);
-    for (int r = 0; r < 3 && one[r]; r++)
-        fprintf(progress, "%s %s %.1f s", r ? "," : "", one[r], wall[r]);
+            m, tasks, cml_now() - t0, workers);
+    for (int r = 0; r < 3 && top[r] >= 0; r++)
+        fprintf(progress, "%s %s %.1f s", r ? "," : "", jobs[top[r]].out->c[jobs[top[r]].k].one,
+                wall[r]);
     fprintf(progress, "\n");
 }

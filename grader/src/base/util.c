@@ -261,6 +261,18 @@ void cml_parallel(int n, int workers, void (*fn)(void *ctx, int i), void *ctx)
 }
 
 /* Contract in util.h. */
+void cml_top3(int top[3], double val[3], int i, double v)
+{
+    for (int r = 0; r < 3; r++)
+        if (top[r] < 0 || v > val[r]) {
+            memmove(&top[r + 1], &top[r], (size_t)(2 - r) * sizeof *top);
+            memmove(&val[r + 1], &val[r], (size_t)(2 - r) * sizeof *val);
+            top[r] = i, val[r] = v;
+            return;
+        }
+}
+
+/* Contract in util.h. */
 int cml_is_cu(const char *name)
 {
     size_t n = strlen(name);

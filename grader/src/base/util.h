@@ -73,6 +73,9 @@ int cml_ncpus(void);
  * taking the next i when it is done; one after another when no thread can be started.
  * Returns when every call has returned. */
 void cml_parallel(int n, int workers, void (*fn)(void *ctx, int i), void *ctx);
+/* The three largest values seen, for a progress line of where a phase's time went: item i of
+ * value v goes into top (indexes, -1 where none yet) and val, largest first, if it is among them. */
+void cml_top3(int top[3], double val[3], int i, double v);
 
 /* find_tool.c: an external tool. $env_var when set (a path, or a name looked up on PATH), else
  * `name` on PATH, else /usr/local/cuda/bin/<name>. 0 with the path; -1 when not found. */
