@@ -124,13 +124,25 @@ CML_HD float cml_rand_f32_all(uint64_t seed, uint32_t stream, uint64_t i)
     return f;
 }
 
-/* Lab 03's 3.3 inputs (issue 44): k / 64 for a random k in [-512, 512), so values are negative,
- * zero and non-integer with 10 significant bits: no 8-bit integer product (__dp4a) holds them,
- * yet a sum of 32 products of two is a multiple of 2^-12 below 2^11 in magnitude, exact in float
- * in any order. cml_rand_fixed10_k gives k, for references that sum integers. */
+/* Lab 03's 3.3 inputs (issue 44): k / 64 for a k in [-512, 512), so values are negative, zero
+ * and non-integer with 10 significant bits: no 8-bit integer product (__dp4a) holds them, yet a
+ * sum of 32 products of two is a multiple of 2^-12 of magnitude at most 2^11, exact in float in
+ * any order. Half the rows of 32 (a tile's rows) are of one kind, drawn per row from the same
+ * hash: all zero, all negative, all non-negative, or all -512 (the largest product sum, 2^11);
+ * the others are uniform. A uniform tile never holds a zero row against a negative one, where
+ * every product is -0 and only a sum started from +0 (gramConflicted's `acc = 0.0f`) gives the
+ * +0 the grader expects (red team round 4, gram_sum_seeded_with_first_product).
+ * cml_rand_fixed10_k gives k, for references that sum integers. */
 CML_HD int cml_rand_fixed10_k(uint64_t seed, uint32_t stream, uint64_t i)
 {
-    return (int)(cml_rand_u64(seed, stream, i) >> 54) - 512;
+    int k = (int)(cml_rand_u64(seed, stream, i) >> 54) - 512;
+    switch (cml_rand_u64(seed, stream ^ 0x80u, i / 32) >> 61) { /* the row's kind, 0..7 */
+    case 0: return 0;
+    case 1: return k < 0 ? k : -1 - k; /* [-512, -1] */
+    case 2: return k < 0 ? -1 - k : k; /* [0, 511] */
+    case 3: return -512;
+    default: return k;
+    }
 }
 
 CML_HD float cml_rand_fixed10(uint64_t seed, uint32_t stream, uint64_t i)

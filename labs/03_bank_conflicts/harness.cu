@@ -75,7 +75,8 @@ static void launch_gram_conflicted(float *d_out, const float *d_in, size_t n, cu
 // ---- inputs and the right outputs (self-checks; the grader computes its own) ----
 
 /* 3.3's inputs: k / 64 for k in [-512, 512) (cml_rand_fixed10): negative and non-integer, too
- * wide for an 8-bit product, and every sum of 32 products is exact in any order. */
+ * wide for an 8-bit product, with whole rows of zeros, negatives and -8, and every sum of 32
+ * products is exact in any order (but for the sign of a zero: cml_rand.h). */
 __host__ __device__ inline float small_int(uint64_t seed, uint64_t i)
 {
     return cml_rand_fixed10(seed, 0, i);

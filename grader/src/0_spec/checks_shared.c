@@ -95,9 +95,10 @@ static void scale2_expect(const cml_case_spec *c, uint64_t seed, uint64_t first,
 }
 
 /* tile_gram (lab 03, task 3.3): in0 holds n/1024 tiles T of 32 x 32 values k/64, k in
- * [-512, 512) (cml_rand_fixed10: negative, zero, non-integer, more than 8 bits); out[t*1024 +
- * r*32 + c] = sum over k of T[r][k] * T[c][k], a multiple of 2^-12 below 2^11: exact in any
- * order. Summed here as integers (the k's), scaled once by 2^-12. */
+ * [-512, 512) (cml_rand_fixed10: negative, zero, non-integer, more than 8 bits, rows of one
+ * kind); out[t*1024 + r*32 + c] = sum over k of T[r][k] * T[c][k], a multiple of 2^-12 of at
+ * most 2^11: exact in any order. Summed here as integers (the k's), scaled once by 2^-12: a zero
+ * is +0, the sum from 0.0f the sheet asks for. */
 static uint64_t gram_elems(const cml_case_spec *c, char *err, size_t errlen)
 {
     if (c->n == 0 || c->n % 1024 != 0 || c->n > ((uint64_t)1 << 40)) {
