@@ -11,7 +11,7 @@
 
 #include "planted.h"
 
-#define ATTACK_MAX 96
+#define ATTACK_MAX 128
 
 /* Every attack (tests/attacks/gpu/<lab>/<attack>/ with an EXPECT), in name order; the count.
  * Found once; safe at suite creation. */

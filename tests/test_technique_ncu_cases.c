@@ -154,6 +154,52 @@ START_TEST(ncu_cases_are_bounded_and_shown)
 }
 END_TEST
 
+/* What ncu profiled is what was timed (issue 44, item 4; red team round 4's 1.2a ran its naive
+ * kernel only where it saw ncu's pauses, a tiled one 3.5x faster when timed): a `timed_ns` bound
+ * holds the profiled kernels' time to the student's own time of that timed case; a profiled
+ * case that is not timed (n=1048576 here) is not judged by it. */
+#define TIMED_CHECK "ncu * m.sum 0.5*timed_ns..2*timed_ns what was measured is what was timed\n"
+START_TEST(ncu_time_is_held_to_the_timed_runs)
+{
+    r.case_ms[1] = 1.0; /* TASK's timed case, n=4096: 1 ms */
+    per_case_ncu("3500000", "99", "0", "0");
+    grade(TIMED_CHECK "ncu_case n=4096\nncu_case n=1048576", "passed");
+    assert_check(0, CML_TECH_FAILED, "m.sum = 3500000 > limit 2000000 over 1 launch of the "
+                 "task's kernels (case 1.1,n=4096,timed_ns=1000000;");
+    per_case_ncu("400000", "99", "0", "0"); /* the profiled run faster than half the timed */
+    grade(TIMED_CHECK "ncu_case n=4096\nncu_case n=1048576", "passed");
+    assert_check(0, CML_TECH_FAILED, "m.sum = 400000 < minimum 500000");
+}
+END_TEST
+
+/* The same kernel profiled and timed, a little slower under ncu (its caches flushed), passes;
+ * without a time of the student's at any profiled case the check is not judged. */
+START_TEST(ncu_time_within_the_timed_runs_passes)
+{
+    r.case_ms[1] = 1.0;
+    per_case_ncu("1180000", "99", "0", "0");
+    grade(TIMED_CHECK "ncu_case n=4096\nncu_case n=1048576", "passed");
+    assert_check(0, CML_TECH_PASSED, "m.sum = 1180000 within 500000..2000000 over 1 launch of "
+                 "the task's kernels (case 1.1,n=4096,timed_ns=1000000;");
+    r.case_ms[1] = 0;
+    grade(TIMED_CHECK "ncu_case n=4096", "passed");
+    assert_check(0, CML_TECH_NOT_CHECKED, "not checked (no timed run of the task at its "
+                 "profiled cases");
+}
+END_TEST
+
+/* A `timed_ns` bound needs a timed case among the task's ncu cases, and only ncu has one. */
+START_TEST(ncu_time_bound_needs_a_timed_ncu_case)
+{
+    rejected(HEAD TASK TIMED_CHECK "ncu_case n=1000\ntechnique 1\n",
+             "none of its ncu cases is a timed case");
+    rejected(HEAD TASK "trace copy_bytes 2*timed_ns x\ntechnique 1\n",
+             "none of its trace cases is a timed case");
+    ck_assert_msg(load(HEAD TASK TIMED_CHECK "ncu_case n=1000\nncu_case n=4096\ntechnique 1\n")
+                  == 0, "%s", err);
+}
+END_TEST
+
 /* Contract in suites.h (technique suite). */
 void technique_ncu_cases_add(Suite *s)
 {
@@ -167,5 +213,8 @@ void technique_ncu_cases_add(Suite *s)
     tcase_add_test(tc, ncu_counts_only_the_kernel_of_that_exact_name);
     tcase_add_test(tc, ncu_cases_share_the_labs_run);
     tcase_add_test(tc, ncu_cases_are_bounded_and_shown);
+    tcase_add_test(tc, ncu_time_is_held_to_the_timed_runs);
+    tcase_add_test(tc, ncu_time_within_the_timed_runs_passes);
+    tcase_add_test(tc, ncu_time_bound_needs_a_timed_ncu_case);
     suite_add_tcase(s, tc);
 }

@@ -51,5 +51,14 @@ int cml_case_param(const char *text, const char *name, double *v);
  * parameter; a plain bound as written) into *min, *max; 0, or -1 when the case lacks the
  * parameter. */
 int cml_tech_bounds_at(const cml_tech_spec *c, const char *one, double *min, double *max);
+/* `timed_ns`, the parameter of an ncu bound in times of the task's own time (`0.5*timed_ns..
+ * 2*timed_ns`): the student's median time of the profiled case in this grading's timed runs, in
+ * ns. Only a timed case has one: the checks appends it to the case's text before judging. */
+#define CML_TIMED_NS "timed_ns"
+/* Whether c has a bound in CML_TIMED_NS. */
+int cml_tech_timed_bound(const cml_tech_spec *c);
+/* The index in t->cases of the timed case whose parameters are `params` ("rows=8192,cols=8192"),
+ * or -1. */
+int cml_timed_case(const cml_task_spec *t, const char *params);
 
 #endif /* CML_SPEC_H */

@@ -291,7 +291,17 @@ int spec_technique(spec_parser *p, char *args)
 static int scaled_bounds_hold(spec_parser *p, const cml_task_spec *t, enum cml_tech_kind kind,
                               const char *name, char one[][128], int n)
 {
-    for (int i = 0; i < t->ntech; i++)
+    for (int i = 0; i < t->ntech; i++) {
+        if (t->tech[i].kind == kind && cml_tech_timed_bound(&t->tech[i])) {
+            int timed = 0; /* judged at the timed cases among them, from the grading's times */
+            for (int k = 0; kind == CML_TECH_NCU && k < n; k++)
+                timed += cml_timed_case(t, one[k]) >= 0;
+            if (!timed)
+                return spec_fail(p, "task %s: %s %s's bound is in times of the task's own time "
+                                 "(%s), but none of its %s cases is a timed case", t->id, name,
+                                 t->tech[i].metric, CML_TIMED_NS, name);
+            continue;
+        }
         for (int k = 0; t->tech[i].kind == kind && k < n; k++) {
             double lo, hi;
             if (cml_tech_bounds_at(&t->tech[i], one[k], &lo, &hi) != 0)
@@ -301,6 +311,7 @@ static int scaled_bounds_hold(spec_parser *p, const cml_task_spec *t, enum cml_t
                 return spec_fail(p, "task %s: %s %s's range is empty at case '%s'", t->id, name,
                                  t->tech[i].metric, one[k]);
         }
+    }
     return 0;
 }
 

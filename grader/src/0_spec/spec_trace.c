@@ -45,6 +45,21 @@ int cml_case_param(const char *text, const char *name, double *v)
 }
 
 /* Contract in spec.h. */
+int cml_tech_timed_bound(const cml_tech_spec *c)
+{
+    return strcmp(c->min_per, CML_TIMED_NS) == 0 || strcmp(c->max_per, CML_TIMED_NS) == 0;
+}
+
+/* Contract in spec.h. */
+int cml_timed_case(const cml_task_spec *t, const char *params)
+{
+    for (int i = 0; i < t->ncases; i++)
+        if (t->cases[i].timed && strcmp(t->cases[i].text, params) == 0)
+            return i;
+    return -1;
+}
+
+/* Contract in spec.h. */
 int cml_tech_bounds_at(const cml_tech_spec *c, const char *one, double *min, double *max)
 {
     double a = 1, b = 1;

@@ -81,6 +81,7 @@ static timing measure(cml_task_result *r, const cml_run_record *student,
             continue;
         const cml_case_record *s = student_time(student, t, i);
         const cml_case_record *ref = reference_time(reference, t, i);
+        r->case_ms[i] = s ? s->ms : 0;
         if (tm.ntimed++ == 0) {
             r->ms = s ? s->ms : 0;
             r->ref_ms = ref ? ref->ms : 0;

@@ -82,6 +82,7 @@ static void take_speed(cml_task_result *r, const cml_task_result *src)
 {
     r->timed = src->timed;
     r->ms = src->ms, r->ref_ms = src->ref_ms, r->ratio = src->ratio;
+    memcpy(r->case_ms, src->case_ms, sizeof r->case_ms);
     r->gbps = src->gbps, r->copy_fraction = src->copy_fraction;
     r->implausible = src->implausible;
     r->credit.perf = src->credit.perf;

@@ -68,10 +68,19 @@ static int judge_cases(const cml_tech_spec *c, const char *csv, char cases[][200
                                  c->per_launch, segmented ? seg0 + k : -1, &v, NULL);
         if (rows == 0)
             return k;
-        if (cml_tech_bounds_at(c, cases[k], &at.min, &at.max) != 0)
+        if (cml_tech_bounds_at(c, cases[k], &at.min, &at.max) != 0) {
+            if (cml_tech_timed_bound(c))
+                continue; /* a case with no time of the student's: judged at the others */
             at.min = c->min, at.max = c->max; /* the spec's check keeps this from happening */
+        }
         if (worst < 0 || margin(&at, v) < margin(&worst_at, worst_v))
             worst = k, worst_v = v, worst_rows = rows, worst_at = at;
+    }
+    if (worst < 0) { /* only with timed_ns, when no profiled case had a time */
+        out->state = CML_TECH_NOT_CHECKED;
+        snprintf(out->detail, sizeof out->detail, "not checked (no timed run of the task at "
+                 "its profiled cases: %.80s)", cases[0]);
+        return -1;
     }
     char text[200] = "";
     if (n > 1) /* each case's own value, in order */

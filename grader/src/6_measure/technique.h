@@ -34,6 +34,8 @@ typedef struct {
                                            phase's), ntraced of them; a check whose case is
                                            not among them runs its own */
     int ntraced;
+    const double *case_ms; /* the task's timed cases' times (cml_task_result.case_ms, set per
+                              task by cml_technique_task); NULL: none */
 } cml_technique_env;
 
 /* Every kind's check has one shape (technique_kinds.c's rows): check c of task t of lab spec,

@@ -27,6 +27,9 @@ void cml_technique_task(const cml_lab_spec *spec, const cml_task_spec *t,
 {
     int solved = cml_found_solved(r); /* the judge would say passed or slow */
     int intact = evidence_intact(env);
+    cml_technique_env task_env = *env; /* with the task's times, for ncu's timed_ns bounds */
+    task_env.case_ms = r->case_ms;
+    env = &task_env;
     if (env->ncu)
         cml_ncu_task_forget(env->ncu);
     for (int i = 0; i < t->ntech && i < CML_MAX_TECH; i++) {

@@ -211,22 +211,41 @@ int cml_tech_ncu_lab(const cml_lab_spec *spec, const int *solved, const cml_tech
     return runs->lab.ntasks;
 }
 
+/* The n cases as c judges them (into judged): a `timed_ns` bound reads the student's own time
+ * of a timed case from its text (",timed_ns=<ns>", from this grading's timed runs); a case that
+ * is not timed gets none, and that bound is judged at the others (ncu_verdict.c). */
+static void judged_cases(const cml_task_spec *t, const cml_tech_spec *c,
+                         const cml_technique_env *env, char cases[][200], int n,
+                         char judged[][200])
+{
+    for (int k = 0; k < n; k++) {
+        snprintf(judged[k], 200, "%s", cases[k]);
+        const char *params = strchr(cases[k], ',') ? strchr(cases[k], ',') + 1 : "";
+        const int i = cml_tech_timed_bound(c) && env->case_ms ? cml_timed_case(t, params) : -1;
+        const size_t used = strlen(judged[k]);
+        if (i >= 0 && env->case_ms[i] > 0)
+            snprintf(judged[k] + used, 200 - used, ",%s=%.0f", CML_TIMED_NS,
+                     env->case_ms[i] * 1e6);
+    }
+}
+
 /* Contract in technique_run.h. */
 void cml_tech_ncu(const cml_lab_spec *spec, const cml_task_spec *t, const cml_tech_spec *c,
                   const cml_technique_env *env, cml_tech_result *out)
 {
     (void)spec; /* the task's own cases */
-    char ncu[CML_PATH], cases[CML_MAX_NCU_CASES][200];
+    char ncu[CML_PATH], cases[CML_MAX_NCU_CASES][200], judged[CML_MAX_NCU_CASES][200];
     cml_ncu_runs alone = {0}, *runs = env->ncu ? env->ncu : &alone;
     out->state = CML_TECH_NOT_CHECKED;
     const int n = cml_tech_cases_of(t, cases, CML_MAX_NCU_CASES);
-    if (cml_ncu_from_lab_run(c, t, cases, runs, out))
+    judged_cases(t, c, env, cases, n, judged);
+    if (cml_ncu_from_lab_run(c, t, judged, runs, out))
         return;
     if (cml_find_tool("CML_NCU", "ncu", ncu, sizeof ncu) != 0) {
         snprintf(out->detail, sizeof out->detail, "not checked (ncu not found)");
         return;
     }
     if (run_ncu(ncu, c, t, env, cases, n, runs, out) == 0)
-        cml_ncu_judge_rows(c, &runs->task.r, cases, n, out);
+        cml_ncu_judge_rows(c, &runs->task.r, judged, n, out);
     cml_ncu_runs_free(&alone);
 }

@@ -320,6 +320,8 @@ typedef struct {
     cml_case_verdict cases[CML_MAX_CASES];
     int timed;                  /* a timed case passed and both times are known */
     double ms, ref_ms, ratio;   /* student, reference, student/reference */
+    double case_ms[CML_MAX_CASES]; /* the student's time of each timed case (the spec's order;
+                                      0: not timed), for ncu's `timed_ns` bounds */
     double gbps, copy_fraction; /* achieved bandwidth and its fraction of copybw */
     int implausible;            /* faster than the copy bandwidth allows: flagged */
     double correctness_score, perf_score, technique_score, score, max_score;
