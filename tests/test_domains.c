@@ -152,6 +152,8 @@ START_TEST(vector_tasks_hold_the_first_n_a_float_cannot)
 END_TEST
 
 /* Lab 07's matrices: every cols % 4 past 2^10 at every grading (a row read as float4). */
+/* (cols % 4 = 0 too, red team round 5: a float4 row path wrong only where cols is a multiple of
+ * 4 that is not a multiple of 128 went undrawn in 78% of gradings.) */
 START_TEST(matrix_tasks_draw_every_column_residue)
 {
     static const char *const IDS[] = {"7.1", "7.2", "7.3"};
@@ -163,7 +165,7 @@ START_TEST(matrix_tasks_draw_every_column_residue)
             for (int i = t->ncases - t->drawn; i < t->ncases; i++)
                 if (t->cases[i].cols > 1024)
                     got |= 1u << (t->cases[i].cols % 4);
-            ck_assert_msg((got & 0xE) == 0xE, "%s, seed %llu: cols %% 4 past 2^10 drawn: %#x",
+            ck_assert_msg((got & 0xF) == 0xF, "%s, seed %llu: cols %% 4 past 2^10 drawn: %#x",
                           IDS[k], (unsigned long long)seed, got);
         }
 }
@@ -262,6 +264,58 @@ START_TEST(degree_strides_pass_any_table_of_4096)
     char why[160];
     c.offset = ((uint64_t)1 << 22) - 31;
     ck_assert_uint_eq(k->out_elems(&c, why, sizeof why), 0); /* past 2^22: not a case */
+}
+END_TEST
+
+/* The stride domain's corners are fixed cases (red team round 5: a stride reduced mod 2^21
+ * passed every case): 2^21, where any reduction mod a power of two up to 2^21 reads stride 0 (a
+ * broadcast) and the degree differs at every element size, and 2^22 - 1, the last stride. */
+START_TEST(degree_cases_hold_the_domains_corners)
+{
+    cml_lab_spec s;
+    const cml_task_spec *t = task("3.1", 1, &s);
+    int half = 0, last = 0;
+    for (int i = 0; i < t->ncases - t->drawn; i++) {
+        const uint64_t a = t->cases[i].offset, b = a + t->cases[i].n;
+        half |= a <= ((uint64_t)1 << 21) && (uint64_t)1 << 21 < b;
+        last |= a <= ((uint64_t)1 << 22) - 1 && ((uint64_t)1 << 22) - 1 < b;
+    }
+    ck_assert_msg(half && last, "3.1's fixed cases: stride 2^21 %d, 2^22 - 1 %d", half, last);
+    const cml_check *k = cml_check_find("conflict_degree");
+    cml_case_spec c = {0};
+    float at0[3], at21[3];
+    c.n = 1;
+    k->expect(&c, 1, 0, 3, at0);
+    c.offset = (uint64_t)1 << 21;
+    k->expect(&c, 1, 0, 3, at21);
+    for (int size = 0; size < 3; size++)
+        ck_assert_msg(at0[size] != at21[size], "element size %d: stride 0 and 2^21 both %g",
+                      4 << size, at0[size]);
+}
+END_TEST
+
+/* A task's integer parameter drawn over a short range (passes) has its top as a fixed case
+ * (red team round 5: 6.3b clamped its passes to the timed 10 and passed the draws up to 12 in
+ * three gradings of four). */
+START_TEST(short_drawn_ranges_reach_their_top_in_fixed_cases)
+{
+    static const char *const IDS[] = {"6.1", "6.2", "6.3a", "6.3b"};
+    for (size_t k = 0; k < sizeof IDS / sizeof IDS[0]; k++) {
+        cml_lab_spec s;
+        const cml_task_spec *t = task(IDS[k], 1, &s);
+        double top = 0, fixed = 0, v;
+        for (int i = 0; i < t->ndraws; i++) {
+            const char *dots = strstr(t->draws[i], "passes=");
+            dots = dots ? strstr(dots, "..") : NULL;
+            if (dots && atof(dots + 2) > top)
+                top = atof(dots + 2);
+        }
+        for (int i = 0; i < t->ncases - t->drawn; i++)
+            if (cml_case_param(t->cases[i].text, "passes", &v) == 0 && v > fixed)
+                fixed = v;
+        ck_assert_msg(top > 0 && fixed == top, "%s: passes drawn up to %g, fixed up to %g",
+                      IDS[k], top, fixed);
+    }
 }
 END_TEST
 
@@ -366,6 +420,8 @@ void spec_domains_add(Suite *s)
     tcase_add_test(tc, particle_fields_span_zero_negative_large_and_small);
     tcase_add_test(tc, particle_products_stay_exact);
     tcase_add_test(tc, degree_strides_pass_any_table_of_4096);
+    tcase_add_test(tc, degree_cases_hold_the_domains_corners);
+    tcase_add_test(tc, short_drawn_ranges_reach_their_top_in_fixed_cases);
     tcase_add_test(tc, gram_inputs_are_fractional_and_too_wide_for_8_bits);
     tcase_add_test(tc, gram_inputs_hold_rows_whose_products_are_all_negative_zero);
     tcase_add_test(tc, sanitize_drawn_sends_every_drawn_case_to_the_tools);

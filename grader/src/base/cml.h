@@ -30,7 +30,7 @@ _Static_assert(CML_MAX_CASES <= CML_MAX_RUN_CASES, "a task's cases must fit one 
 #define CML_MEMCHECK 0
 #define CML_RACECHECK 1
 #define CML_SYNCCHECK 2
-#define CML_MAX_SANITIZE_CASES 4 /* `sanitize_case` lines per task */
+#define CML_MAX_SANITIZE_CASES 6 /* `sanitize_case` lines per task */
 #define CML_MAX_NCU_CASES 5      /* `ncu_case` lines per task (4.1: four bases and its timed n) */
 #define CML_MAX_TRACE_CASES 4    /* cases a task's trace checks hold at: the one its ncu follows
                                     and up to 3 `trace_case` lines (issue 44) */
