@@ -44,17 +44,21 @@ enum { SLOT_NOW = MAX_INPUTS, SLOT_COPY = 2 * MAX_INPUTS, NSLOTS = 3 * MAX_INPUT
 
 /* ---- fills ---- */
 
-__global__ void fillRandom(float *p, size_t n, uint64_t seed, uint32_t stream)
+/* kind: a cml_values, the generator of cml_rand.h the grader's check of the task calls too */
+__global__ void fillRandom(float *p, size_t n, uint64_t seed, uint32_t stream, int kind)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x)
-        p[i] = cml_rand_f32(seed, stream, i);
+        p[i] = kind == CML_VALUES_EVERY_BIT ? cml_rand_f32_all(seed, stream, i)
+             : kind == CML_VALUES_FINITE    ? cml_rand_f32_any(seed, stream, i)
+                                            : cml_rand_f32(seed, stream, i);
 }
 
-static void fill_random(float *p, size_t elems, uint64_t seed, uint64_t stream, cudaStream_t s)
+/* arg: the stream in its low 32 bits, the cml_values above them (cml_input_of) */
+static void fill_random(float *p, size_t elems, uint64_t seed, uint64_t arg, cudaStream_t s)
 {
     size_t blocks = std::min((elems + 255) / 256, (size_t)cml_sm_count() * 16);
-    fillRandom<<<(unsigned)blocks, 256, 0, s>>>(p, elems, seed, (uint32_t)stream);
+    fillRandom<<<(unsigned)blocks, 256, 0, s>>>(p, elems, seed, (uint32_t)arg, (int)(arg >> 32));
     CML_CHECK_LAUNCH();
 }
 
@@ -168,6 +172,11 @@ float *cml_input_with(size_t elems, cml_fill_fn fill, uint64_t arg)
 }
 
 float *cml_input(size_t elems, uint32_t stream) { return cml_input_with(elems, fill_random, stream); }
+
+float *cml_input_of(size_t elems, uint32_t stream, cml_values kind)
+{
+    return cml_input_with(elems, fill_random, (uint64_t)kind << 32 | stream);
+}
 
 void cml_input_name(const float *input, const char *name)
 {

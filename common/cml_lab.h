@@ -75,6 +75,13 @@ void cml_exact(const float *p, size_t elems);
 __attribute__((format(printf, 1, 2))) void cml_case_fail(const char *fmt, ...);
 /* cml_alloc, then element i = cml_rand_f32(seed, stream, i), generated on the GPU. */
 float *cml_input(size_t elems, uint32_t stream);
+/* The same over a task's wider value domain (issue 44), each the generator of cml_rand.h that
+ * the grader's check of the task calls: CML_VALUES_EVERY_BIT, every float bit pattern (-0,
+ * infinities, NaNs with payloads, subnormals: a move compared bit for bit, cml_rand_f32_all);
+ * CML_VALUES_FINITE, every kind of finite float (signed zeros, subnormals, the top binade:
+ * arithmetic compared bit for bit, cml_rand_f32_any). */
+typedef enum { CML_VALUES_NORMAL, CML_VALUES_EVERY_BIT, CML_VALUES_FINITE } cml_values;
+float *cml_input_of(size_t elems, uint32_t stream, cml_values kind);
 /* An input made by a fill of the lab's own: fill(p, elems, seed, arg, stream) writes p from
  * the seed. Every input is filled again from its own seed before each timed repetition of a
  * graded case, so that every repetition computes something new (and is verified). */

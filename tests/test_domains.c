@@ -330,6 +330,29 @@ START_TEST(sanitizer_cases_cover_every_residue_the_draws_do)
 }
 END_TEST
 
+/* Lab 07's C = A + B over every kind of finite float (red team round 5: 2 * (A/2 + B/2), exact
+ * on cml_rand_f32's [1, 4), lost the last bit of subnormals and passed): the halved sum differs
+ * from the reference somewhere in 4096 elements of every seed tried; the sum itself nowhere. */
+START_TEST(matrix_sum_inputs_hold_subnormals_and_huge_values)
+{
+    const cml_check *k = cml_check_find("add2");
+    cml_case_spec c = {0};
+    c.rows = 64, c.cols = 64;
+    static float out[4096];
+    for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+        k->expect(&c, seed, 0, 4096, out);
+        int halved = 0;
+        for (uint64_t i = 0; i < 4096; i++) {
+            volatile float a = cml_rand_f32_any(seed, 0, i), b = cml_rand_f32_any(seed, 1, i);
+            const float sum = a + b, h = 2.0f * (0.5f * a + 0.5f * b);
+            ck_assert(memcmp(&sum, &out[i], sizeof sum) == 0);
+            halved += memcmp(&h, &out[i], sizeof h) != 0;
+        }
+        ck_assert_msg(halved > 0, "seed %d: the halved sum passes", (int)seed);
+    }
+}
+END_TEST
+
 /* A task's integer parameter drawn over a short range (passes) has its top as a fixed case
  * (red team round 5: 6.3b clamped its passes to the timed 10 and passed the draws up to 12 in
  * three gradings of four). */
@@ -459,6 +482,7 @@ void spec_domains_add(Suite *s)
     tcase_add_test(tc, degree_cases_hold_the_domains_corners);
     tcase_add_test(tc, short_drawn_ranges_reach_their_top_in_fixed_cases);
     tcase_add_test(tc, sanitizer_cases_cover_every_residue_the_draws_do);
+    tcase_add_test(tc, matrix_sum_inputs_hold_subnormals_and_huge_values);
     tcase_add_test(tc, gram_inputs_are_fractional_and_too_wide_for_8_bits);
     tcase_add_test(tc, gram_inputs_hold_rows_whose_products_are_all_negative_zero);
     tcase_add_test(tc, sanitize_drawn_sends_every_drawn_case_to_the_tools);

@@ -136,6 +136,37 @@ START_TEST(unwritten_element_fails_where_a_nan_is_expected)
 }
 END_TEST
 
+/* 2v - v: exact on cml_rand_f32's [1, 4), not on infinities (inf - inf is NaN), NaN payloads or
+ * the top binade (2v overflows). */
+static float twice_minus_once(float w)
+{
+    volatile float two = 2.0f;
+    return two * w - w;
+}
+
+/* 4.1's check `offset` (out[i] = in0[offset + i]) over every bit pattern too (red team round 5:
+ * a copy done as 2v - v passed on cml_rand_f32's inputs); the bit copy passes. */
+START_TEST(offset_copy_by_arithmetic_fails)
+{
+    strcpy(task.id, "4.1");
+    strcpy(task.check, "offset");
+    strcpy(rec.task, "4.1");
+    kase.offset = 3;
+    for (int honest = 0; honest <= 1; honest++) {
+        for (uint64_t i = 0; i < N; i++) {
+            const float w = cml_rand_f32_all(SEED, 0, i + 3);
+            x[i] = honest ? w : twice_minus_once(w);
+        }
+        FILE *f = fopen(out, "wb");
+        ck_assert_ptr_nonnull(f);
+        ck_assert_uint_eq(fwrite(x, sizeof *x, N, f), N);
+        fclose(f);
+        ck_assert_msg(cml_verify_case(&task, &kase, SEED, out, &rec, &v) == honest, "%d: %s",
+                      honest, v.reason);
+    }
+}
+END_TEST
+
 /* A timed repetition's evidence over every bit pattern: the exact hash, NaNs and all. */
 START_TEST(timed_repetitions_of_a_bit_copy_are_verified)
 {
@@ -171,5 +202,6 @@ void verify_bits_add(Suite *s)
     tcase_add_test(tc, copy_that_rewrites_nan_payloads_fails);
     tcase_add_test(tc, unwritten_element_fails_where_a_nan_is_expected);
     tcase_add_test(tc, timed_repetitions_of_a_bit_copy_are_verified);
+    tcase_add_test(tc, offset_copy_by_arithmetic_fails);
     suite_add_tcase(s, tc);
 }

@@ -25,9 +25,12 @@ static void launch_copy_scalar(float *d_out, const float *d_in, size_t n, cudaSt
 
 // ---- the right outputs, for self-checks (the grader computes its own) ----
 
+/* 4.1 moves floats and is compared bit for bit, so its input holds every float bit pattern
+ * (cml_rand_f32_all: -0, infinities, NaNs with payloads, subnormals; red team round 5: a copy
+ * done as 2v - v, exact on [1, 4), passed). The grader's check offset generates the same. */
 static float expect_copy(const cml_case *c, uint64_t seed, uint64_t i)
 {
-    return cml_rand_f32(seed, 0, c->offset + i);
+    return cml_rand_f32_all(seed, 0, c->offset + i);
 }
 
 /* Float i of the points input (`width` floats a point; issue 44): x, y and z over the values a
@@ -91,7 +94,7 @@ static void run_copy_with(const cml_case *c, copy_fn launch)
         return;
     }
     const size_t before = GUARD + outoff, total = before + n + GUARD;
-    float *d_in = cml_input(offset + n, 0), *d_base = cml_alloc(total);
+    float *d_in = cml_input_of(offset + n, 0, CML_VALUES_EVERY_BIT), *d_base = cml_alloc(total);
     if (!d_in || !d_base)
         return;
     float *out = d_base + before;

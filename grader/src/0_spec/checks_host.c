@@ -61,7 +61,8 @@ static uint64_t saxpy_mapped_bytes(const cml_case_spec *c)
     return cml_mul_sat(cml_mul_sat(c->n, 3 * 4), case_text_key(c, "passes", 1));
 }
 
-/* add2 (lab 07): out[i] = in0[i] + in1[i] over a rows x cols matrix; one rounding either side. */
+/* add2 (lab 07): out[i] = in0[i] + in1[i] over a rows x cols matrix; one rounding either side,
+ * over every kind of finite float (cml_rand_f32_any, as lab 07's harness fills A and B). */
 static uint64_t add2_elems(const cml_case_spec *c, char *err, size_t errlen)
 {
     if (c->rows == 0 || c->cols == 0 || c->rows > UINT64_MAX / 4 / c->cols) {
@@ -76,7 +77,7 @@ static void add2_expect(const cml_case_spec *c, uint64_t seed, uint64_t first, s
 {
     (void)c;
     for (size_t j = 0; j < count; j++)
-        dst[j] = cml_rand_f32(seed, 0, first + j) + cml_rand_f32(seed, 1, first + j);
+        dst[j] = cml_rand_f32_any(seed, 0, first + j) + cml_rand_f32_any(seed, 1, first + j);
 }
 
 /* Lab 07's harness: both matrices to the GPU and the sum back, 3 * rows * cols floats. */
