@@ -53,7 +53,7 @@ int cml_case_param(const char *text, const char *name, double *v);
 int cml_tech_bounds_at(const cml_tech_spec *c, const char *one, double *min, double *max);
 /* `timed_ns`, the parameter of an ncu bound in times of the task's own time (`0.5*timed_ns..
  * 2*timed_ns`): the student's median time of the profiled case in this grading's timed runs, in
- * ns. Only a timed case has one: the checks appends it to the case's text before judging. */
+ * ns. Only a timed case has one: the ncu check appends it to the case's text to judge it. */
 #define CML_TIMED_NS "timed_ns"
 /* Whether c has a bound in CML_TIMED_NS. */
 int cml_tech_timed_bound(const cml_tech_spec *c);
