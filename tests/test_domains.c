@@ -353,6 +353,28 @@ START_TEST(matrix_sum_inputs_hold_subnormals_and_huge_values)
 }
 END_TEST
 
+/* 4.1 at every n smaller than its head where in and out agree (offset = outoff = 1: n = 1, 2;
+ * offset 2: n = 1): a head clamped to n only at the sheet's example, n = 2 at offset 1, wrote
+ * past `out` at n = 1 (red team round 5). Fixed cases, not a draw of 1 in 48. */
+START_TEST(copy_cases_hold_every_n_below_the_head)
+{
+    cml_lab_spec s;
+    const cml_task_spec *t = task("4.1", 1, &s);
+    for (uint64_t offset = 1; offset <= 3; offset++)
+        for (uint64_t n = 1; n < 4 - offset; n++) {
+            int found = 0;
+            for (int i = 0; i < t->ncases - t->drawn; i++) {
+                double out;
+                const cml_case_spec *c = &t->cases[i];
+                if (cml_case_param(c->text, "outoff", &out) != 0)
+                    out = (double)c->offset;
+                found |= c->n == n && c->offset == offset && out == (double)offset;
+            }
+            ck_assert_msg(found, "4.1: no fixed case n=%d,offset=%d", (int)n, (int)offset);
+        }
+}
+END_TEST
+
 /* A task's integer parameter drawn over a short range (passes) has its top as a fixed case
  * (red team round 5: 6.3b clamped its passes to the timed 10 and passed the draws up to 12 in
  * three gradings of four). */
@@ -483,6 +505,7 @@ void spec_domains_add(Suite *s)
     tcase_add_test(tc, short_drawn_ranges_reach_their_top_in_fixed_cases);
     tcase_add_test(tc, sanitizer_cases_cover_every_residue_the_draws_do);
     tcase_add_test(tc, matrix_sum_inputs_hold_subnormals_and_huge_values);
+    tcase_add_test(tc, copy_cases_hold_every_n_below_the_head);
     tcase_add_test(tc, gram_inputs_are_fractional_and_too_wide_for_8_bits);
     tcase_add_test(tc, gram_inputs_hold_rows_whose_products_are_all_negative_zero);
     tcase_add_test(tc, sanitize_drawn_sends_every_drawn_case_to_the_tools);
