@@ -29,21 +29,9 @@ static void launch_copy_chunked(float *d_out, const float *d_in, size_t n, cudaS
 /* Every task of this lab moves floats and is compared bit for bit, so its inputs hold every
  * kind of float (cml_rand_f32_all: -0, infinities, NaNs with payloads, subnormals; issue 44):
  * a "copy" done by arithmetic (1*x + 0) turns -0 into +0 and rewrites NaN payloads, and fails.
- * The grader's checks copy, transpose and gather (grader/src/0_spec/checks.c) generate the same. */
-__global__ void fillEveryBit(float *p, size_t n, uint64_t seed)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x)
-        p[i] = cml_rand_f32_all(seed, 0, i);
-}
-
-static void fill_every_bit(float *p, size_t n, uint64_t seed, uint64_t, cudaStream_t s)
-{
-    fillEveryBit<<<cml_sm_count() * 16, 256, 0, s>>>(p, n, seed);
-    CML_CHECK_LAUNCH();
-}
-
-static float *every_bit_input(size_t n) { return cml_input_with(n, fill_every_bit, 0); }
+ * The grader's checks copy, transpose and gather (grader/src/0_spec/checks.c) generate the same
+ * (common/'s cml_input_of fills them). */
+static float *every_bit_input(size_t n) { return cml_input_of(n, 0, CML_VALUES_EVERY_BIT); }
 
 static float expect_copy(const cml_case *, uint64_t seed, uint64_t i)
 {

@@ -34,20 +34,8 @@ static void launch_transpose_naive(float *d_out, const float *d_in, int rows, in
 /* A transpose moves floats and is compared bit for bit, so its inputs hold every kind of float
  * (cml_rand_f32_all: -0, infinities, NaNs with payloads, subnormals; issue 44): a kernel that
  * moves them by arithmetic (1*x + 0) turns -0 into +0 and rewrites NaN payloads, and fails.
- * The grader's check transpose (grader/src/0_spec/checks.c) generates the same. */
-__global__ void fillEveryBit(float *p, size_t n, uint64_t seed)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x)
-        p[i] = cml_rand_f32_all(seed, 0, i);
-}
-
-static void fill_every_bit(float *p, size_t n, uint64_t seed, uint64_t, cudaStream_t s)
-{
-    fillEveryBit<<<cml_sm_count() * 16, 256, 0, s>>>(p, n, seed);
-    CML_CHECK_LAUNCH();
-}
-
+ * The grader's check transpose (grader/src/0_spec/checks.c) generates the same (cml_input_of
+ * with CML_VALUES_EVERY_BIT fills them). */
 static float expect_transpose(const cml_case *c, uint64_t seed, uint64_t i)
 {
     const uint64_t col = i / c->rows, row = i % c->rows; /* out is cols x rows */
@@ -67,7 +55,7 @@ static void run_matrix(const cml_case *c, matrix_fn launch)
 {
     const int rows = (int)c->rows, cols = (int)c->cols;
     const size_t elems = (size_t)c->rows * c->cols;
-    float *d_in = cml_input_with(elems, fill_every_bit, 0);
+    float *d_in = cml_input_of(elems, 0, CML_VALUES_EVERY_BIT);
     float *d_out = cml_alloc(elems);
     if (!d_in || !d_out)
         return;
